@@ -128,7 +128,7 @@ export interface PrepaidConversion {
  */
 export type ReissueLabel = (
   tx: Tx,
-  accountId: string,
+  actor: Actor,
   shipmentId: string,
   reason: string,
 ) => Promise<{ label_version: number; label_url: string }>;
@@ -137,7 +137,7 @@ export type ReissueLabel = (
  * Turns a COD shipment prepaid in the caller's transaction (features/orders/cod-to-prepaid.ts):
  * handed to buyer messaging, where the merchant reports the buyer's online payment.
  */
-export type ConvertToPrepaid = (tx: Tx, accountId: string, shipmentId: string, now: Date) => Promise<PrepaidConversion>;
+export type ConvertToPrepaid = (tx: Tx, actor: Actor, shipmentId: string, now: Date) => Promise<PrepaidConversion>;
 
 /**
  * Told, in the tracking intake's transaction, that a shipment's status just changed: the COD ledger
@@ -262,7 +262,7 @@ export interface BookedExchange {
  * both legs or neither, in the caller's transaction (features/exchanges); a repeated order_id
  * answers the exchange already made.
  */
-export type BookExchange = (accountId: string, body: object, tx: Tx) => Promise<BookedExchange>;
+export type BookExchange = (actor: Actor, body: object, tx: Tx) => Promise<BookedExchange>;
 
 /**
  * One kind of leg an exchange is made of, handed in by the module that owns it (orders, returns):
@@ -271,6 +271,6 @@ export type BookExchange = (accountId: string, body: object, tx: Tx) => Promise<
  * already made, as it is now.
  */
 export interface ExchangeLegBooking<L extends ExchangeLegView, Id extends string = string> {
-  book(accountId: string, body: object, tx: Tx): Promise<L>;
+  book(actor: Actor, body: object, tx: Tx): Promise<L>;
   read(ex: Executor, accountId: string, id: Id): Promise<L>;
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
@@ -150,7 +151,7 @@ export function messagingRoutes(
           },
         },
       },
-      async (request) => ({ data: await messaging.markPaid(request.accountId, request.params.id, request.body) }),
+      async (request) => ({ data: await messaging.markPaid(actorOf(request), request.params.id, request.body) }),
     );
   };
 }

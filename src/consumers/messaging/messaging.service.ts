@@ -1,4 +1,6 @@
 import { systemActor } from '../../domain/access/permissions.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
@@ -58,6 +60,7 @@ export function createMessagingService({
   convertToPrepaid,
   ndrBuyerAnswer,
 }: Deps) {
+  const record = auditRecorder(clock);
   /** Settles a pending confirmation with the buyer's answer; a Cancel cancels the shipment through cancel-order's path. */
   async function settleAnswer(tx: Tx, accountId: string, shipmentId: string, answer: Answer, via: string) {
     const pending = await repo.confirmationOf(tx, accountId, shipmentId);
@@ -150,7 +153,8 @@ export function createMessagingService({
      * The buyer paid online (the merchant's POST, from their gateway's webhook): the order turns
      * prepaid, its charges re-quoted, and a pending confirmation counts as confirmed.
      */
-    async markPaid(accountId: string, idOrAwb: string, body: { payment_reference: string; amount: number }) {
+    async markPaid(actor: Actor, idOrAwb: string, body: { payment_reference: string; amount: number }) {
+      const { accountId } = actor;
       const shipmentId = await repo.findShipmentId(db, accountId, idOrAwb);
       if (!shipmentId) throw SHIPMENT_ERRORS.shipment_not_found.error(`Shipment '${idOrAwb}' not found`);
       return db.transaction(async (tx) => {
@@ -163,7 +167,13 @@ export function createMessagingService({
           );
         }
         const now = clock.now();
-        const conversion = await convertToPrepaid(tx, accountId, shipmentId, now);
+        const conversion = await convertToPrepaid(tx, actor, shipmentId, now);
+        await record(tx, actor, {
+          action: 'shipment.paid_online',
+          objectType: 'shipment',
+          objectId: shipmentId,
+          changes: { payment_reference: body.payment_reference.trim(), amount: body.amount },
+        });
         const paid = {
           codToPrepaid: 'paid',
           paymentReference: body.payment_reference.trim(),

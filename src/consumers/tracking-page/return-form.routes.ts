@@ -1,4 +1,5 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
+import { systemActor } from '../../domain/access/permissions.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -211,18 +212,22 @@ export function returnFormRoutes(
         const asked = values.quantities.flatMap((quantity, i) => (quantity > 0 ? [i] : []));
         if (problems.length === 0) {
           try {
-            await requests.ask(loaded.shipment.accountId, loaded.shipment.id, {
-              items: asked.map((i) => ({ sku: form.items[i]!.sku, quantity: values.quantities[i]! })),
-              reason: values.reason,
-              comment: values.comment || undefined,
-              resolution: values.resolution,
-              exchangeFor: values.exchangeFor || undefined,
-              pickup,
-              photos,
-              language,
-              refundTo: refund.refundTo,
-              refundMethodRequired: true,
-            });
+            await requests.ask(
+              systemActor(loaded.shipment.accountId, 'the buyer, on the tracking page'),
+              loaded.shipment.id,
+              {
+                items: asked.map((i) => ({ sku: form.items[i]!.sku, quantity: values.quantities[i]! })),
+                reason: values.reason,
+                comment: values.comment || undefined,
+                resolution: values.resolution,
+                exchangeFor: values.exchangeFor || undefined,
+                pickup,
+                photos,
+                language,
+                refundTo: refund.refundTo,
+                refundMethodRequired: true,
+              },
+            );
             // Post/redirect/get: a reload shows the request, it does not post again.
             return reply
               .status(303)

@@ -1,4 +1,5 @@
 import type { Tx } from '../../base/db/client.js';
+import type { Actor } from '../../domain/access/permissions.js';
 import { requireSchema } from '../../domain/schema-problems.js';
 import type { BookExchange } from '../contracts.js';
 import { CreateExchangeBody, type CreateExchangeInput } from './exchanges.schemas.js';
@@ -9,9 +10,9 @@ import type { ExchangesService } from './exchanges.service.js';
  * the route's own path, its body checked as the route checks it, in the caller's transaction.
  */
 export function exchangeBooking(exchanges: Pick<ExchangesService, 'orchestrate'>): BookExchange {
-  return async (accountId: string, body: object, tx: Tx) => {
+  return async (actor: Actor, body: object, tx: Tx) => {
     requireSchema(CreateExchangeBody, body);
-    const made = await exchanges.orchestrate(accountId, body as CreateExchangeInput, tx);
+    const made = await exchanges.orchestrate(actor, body as CreateExchangeInput, tx);
     return {
       exchangeId: made.exchange_order_id,
       returnId: made.return_id,

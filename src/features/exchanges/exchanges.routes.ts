@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
+import { actorOf } from '../../http/permission-guard.js';
 import { errorResponses } from '../../http/errors.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
 import { EXCHANGE_ANSWER, EXCHANGE_REQUEST, EXCHANGE_TERMS_EXAMPLE } from './exchanges.examples.js';
@@ -40,7 +41,7 @@ export function exchangesRoutes(exchanges: ExchangesService): FastifyPluginAsync
       },
       async (request) => ({
         status: 1 as const,
-        payload: await exchanges.orchestrate(request.accountId, request.body, request.transaction),
+        payload: await exchanges.orchestrate(actorOf(request), request.body, request.transaction),
       }),
     );
 

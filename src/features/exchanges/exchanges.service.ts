@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
@@ -47,6 +49,7 @@ const uniqueId = () =>
 const DEFAULT_TERMS = { releaseOn: 'at_once' as ReleaseTerm, qcChargePaise: null, exchangeChargePaise: 0 };
 
 export function createExchangesService({ db, clock, rates, events, couriers, forwardLeg, returnLeg }: Deps) {
+  const record = auditRecorder(clock);
   async function callOff(accountId: string, leg: ExchangeLegView, journey: 'forward' | 'return') {
     const service = leg.carrierId ? rates.catalogue.byId.get(leg.carrierId) : undefined;
     if (service && leg.awb) await couriers.callOff(accountId, { service, awb: leg.awb, journey }, true);
@@ -62,14 +65,15 @@ export function createExchangesService({ db, clock, rates, events, couriers, for
     return exchangePayload(exchange, forward, { ...pickup, qcStatus: legs.qcStatus }, warnings);
   }
 
-  async function book(tx: Tx, accountId: string, input: CreateExchangeInput): Promise<ExchangePayloadView> {
+  async function book(tx: Tx, actor: Actor, input: CreateExchangeInput): Promise<ExchangePayloadView> {
+    const { accountId } = actor;
     const terms = (await repo.findTerms(tx, accountId)) ?? DEFAULT_TERMS;
-    const forward = await forwardLeg.book(accountId, forwardBody(input), tx).catch((error: unknown) => {
+    const forward = await forwardLeg.book(actor, forwardBody(input), tx).catch((error: unknown) => {
       throw forwardRefusal(error, input);
     });
     let pickup: ReturnLeg | undefined;
     try {
-      pickup = await returnLeg.book(accountId, returnBody(input), tx).catch((error: unknown) => {
+      pickup = await returnLeg.book(actor, returnBody(input), tx).catch((error: unknown) => {
         throw inExchangeTerms(error, returnFieldNames(input), 'pickup');
       });
       const now = clock.now();
@@ -102,6 +106,18 @@ export function createExchangesService({ db, clock, rates, events, couriers, for
         },
         now,
       );
+      await record(tx, actor, {
+        action: 'exchange.created',
+        objectType: 'exchange',
+        objectId: exchange.id,
+        changes: {
+          order_id: input.order_id,
+          forward_shipment_id: forward.shipmentId,
+          return_id: pickup.returnId,
+          forward_awb: forward.awb,
+          reverse_awb: pickup.awb,
+        },
+      });
       return exchangePayload(exchange, forward, { ...pickup, qcStatus: null }, [
         ...forward.warnings,
         ...qcQuestionWarnings(input),
@@ -116,11 +132,12 @@ export function createExchangesService({ db, clock, rates, events, couriers, for
 
   return {
     /** Both legs booked, or neither; a repeated order_id answers the exchange already made. */
-    async orchestrate(accountId: string, input: CreateExchangeInput, outer?: Tx): Promise<ExchangePayloadView> {
+    async orchestrate(actor: Actor, input: CreateExchangeInput, outer?: Tx): Promise<ExchangePayloadView> {
+      const { accountId } = actor;
       const made = await repo.findByDisplayId(outer ?? db, accountId, input.order_id);
       if (made) return answer(outer ?? db, accountId, made);
       try {
-        return await inTransaction(db, outer, (tx) => book(tx, accountId, input));
+        return await inTransaction(db, outer, (tx) => book(tx, actor, input));
       } catch (error) {
         // Another request made this exchange meanwhile: its answer is this one's.
         if (!outer && (isUniqueViolation(error) || error instanceof DomainError)) {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { asAccount } from '../../../test/kit/actors.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CANCEL, post } from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
@@ -144,7 +145,7 @@ describe('reissue', () => {
   it("makes version 2 of a pending shipment's label, records why, and refuses links signed before it", async () => {
     const { id, awb } = await booked();
     ctx.clock.set('2026-11-20T10:10:00.000Z');
-    const answer = await labels.reissue(accountId, awb, 'address corrected');
+    const answer = await labels.reissue(asAccount(accountId), awb, 'address corrected');
     expect(answer).toMatchObject({
       shipment_id: id,
       awb_code: awb,
@@ -171,7 +172,7 @@ describe('reissue', () => {
     expect((await labelRow(id)).printed).toBe('2026-11-20T10:10:00.000');
 
     ctx.clock.set('2026-11-20T10:20:00.000Z');
-    expect((await labels.reissue(accountId, id, undefined)).label_version).toBe(3);
+    expect((await labels.reissue(asAccount(accountId), id, undefined)).label_version).toBe(3);
     const [third] = await queryRows<{ data: { reason: unknown; previous_version: number } }>(
       ctx.db,
       sql`select data from events where subject_id = ${id} order by sequence desc limit 1`,
@@ -241,7 +242,7 @@ describe('reissue', () => {
       ctx.db,
       sql`select count(*)::int as n from events where subject_id = ${id}`,
     );
-    await expect(labels.reissue(accountId, ref, 'why not')).rejects.toMatchObject(refusal(ref));
+    await expect(labels.reissue(asAccount(accountId), ref, 'why not')).rejects.toMatchObject(refusal(ref));
     const [after] = await queryRows<{ n: number }>(
       ctx.db,
       sql`select count(*)::int as n from events where subject_id = ${id}`,

@@ -36,5 +36,5 @@ export async function registerLabels(
   const labels = createLabelsService({ db, links, catalogue: rates.catalogue, clock, events });
   host.routes?.add('public', labelsRoutes(labels));
   host.routes?.add('account', labelLinkRoutes(labels));
-  return { links, reissue: (tx, accountId, shipmentId, reason) => labels.reissue(accountId, shipmentId, reason, tx) };
+  return { links, reissue: (tx, actor, shipmentId, reason) => labels.reissue(actor, shipmentId, reason, tx) };
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/errors.js';
@@ -222,7 +223,7 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
           },
         },
       },
-      async (request) => labels.reissue(request.accountId, request.params.id, request.body.reason, request.transaction),
+      async (request) => labels.reissue(actorOf(request), request.params.id, request.body.reason, request.transaction),
     );
   };
 }

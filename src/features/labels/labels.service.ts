@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import { heldMessage, heldShipments, holdOf } from '../../shipment-records/hold.js';
 import type { EventLog } from '../../events/event-log.js';
@@ -83,6 +85,7 @@ export function createLabelsService({
   clock: Clock;
   events: EventLog;
 }) {
+  const record = auditRecorder(clock);
   const drawn = labelCache(LABEL_CACHE_BYTES);
 
   /** The account's shipment (by id or AWB) whose label can be printed. */
@@ -270,7 +273,8 @@ export function createLabelsService({
      * version number printed on it, and every link signed before now refused (render). Only before
      * pickup: afterwards the courier has the parcel and has scanned its label.
      */
-    async reissue(accountId: string, idOrAwb: string, reason: string | undefined, outer?: Tx) {
+    async reissue(actor: Actor, idOrAwb: string, reason: string | undefined, outer?: Tx) {
+      const { accountId } = actor;
       const now = clock.now();
       const reissued = await inTransaction(db, outer, async (tx) => {
         const shipment = await lockAccountShipment(tx, accountId, idOrAwb);
@@ -297,6 +301,12 @@ export function createLabelsService({
         const version = await bumpLabelVersion(tx, accountId, shipment.id, now);
         const change = { label_version: version, previous_version: shipment.labelVersion, reason: reason ?? null };
         await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.label_reissued', change }], now);
+        await record(tx, actor, {
+          action: 'shipment.label_reissued',
+          objectType: 'shipment',
+          objectId: shipment.id,
+          changes: change,
+        });
         return { id: shipment.id, awb, version };
       });
       const { url, expiresAt } = links.issue(reissued.id);

@@ -28,7 +28,7 @@ const entries = (objectId: string) =>
   queryRows<{ actor_type: string; actor_name: string; action: string; object_type: string; changes: object }>(
     ctx.database.db,
     sql`select actor_type, actor_name, action, object_type, changes from audit_log
-        where account_id = ${owner.id} and object_id = ${objectId} order by at, id`,
+        where account_id = ${owner.id} and object_id = ${objectId} order by at, action`,
   );
 
 describe('the audit log of cancel-order', () => {
@@ -58,7 +58,7 @@ describe('the audit log of cancel-order', () => {
     ]);
   });
 
-  it('names the API key that cancelled a return by its shipment id', async () => {
+  it('names the API key that booked a return and then cancelled it by its shipment id', async () => {
     const booked = await bookReturn(ctx, owner.apiKey, warehouseId, { orderId: 'CANCEL-AUDIT-R1' });
     const cancelled = await ctx.app.inject({
       method: 'POST',
@@ -74,6 +74,13 @@ describe('the audit log of cancel-order', () => {
         action: 'return.cancelled',
         object_type: 'return',
         changes: { awb: booked.awb_code },
+      },
+      {
+        actor_type: 'api_key',
+        actor_name: expect.stringMatching(/^dky_/),
+        action: 'return.created',
+        object_type: 'return',
+        changes: { awb: booked.awb_code, carrier_id: 'CARSHFXSTD001', order_id: 'CANCEL-AUDIT-R1' },
       },
     ]);
   });

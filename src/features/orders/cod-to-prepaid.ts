@@ -1,4 +1,5 @@
 import type { Tx } from '../../base/db/client.js';
+import type { Actor } from '../../domain/access/permissions.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { quoteRates } from '../../domain/rates/engine.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
@@ -27,7 +28,8 @@ export function createCodToPrepaid({
   labelLinks: LabelLinks;
   reissueLabel: ReissueLabel;
 }) {
-  return async (tx: Tx, accountId: string, shipmentId: string, now: Date): Promise<PrepaidConversion> => {
+  return async (tx: Tx, actor: Actor, shipmentId: string, now: Date): Promise<PrepaidConversion> => {
+    const { accountId } = actor;
     const found = await repo.findShipmentWithOrder(tx, accountId, shipmentId, true);
     if (!found) throw SHIPMENT_ERRORS.shipment_not_found.error(`Shipment '${shipmentId}' not found`);
     const { shipment, order } = found;
@@ -67,7 +69,7 @@ export function createCodToPrepaid({
     });
     const reissued =
       shipment.awb && shipment.labelPrintedAt
-        ? await reissueLabel(tx, accountId, shipment.id, 'COD order paid online: now prepaid')
+        ? await reissueLabel(tx, actor, shipment.id, 'COD order paid online: now prepaid')
         : null;
     return {
       paidPaise: codPaise,

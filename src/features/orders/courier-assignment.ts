@@ -13,6 +13,8 @@ import type { OrderPreparation } from './order-preparation.js';
 import { bookedChange, bookedColumns, bookingMilestones, searchText } from './order-rows.js';
 import * as repo from './orders.repository.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 
 interface Deps {
   db: Db;
@@ -33,13 +35,15 @@ interface Deps {
  */
 export function createCourierAssignment(deps: Deps) {
   const { db, clock, warehouses, events, couriers, preparation, allocateCourier, booking, payload } = deps;
+  const record = auditRecorder(clock);
   return async function assignCourier(
-    accountId: string,
+    actor: Actor,
     shipmentId: string,
     carrierId: string | undefined,
     outer?: Tx,
   ): Promise<OrderPayloadView> {
     const ex = outer ?? db;
+    const { accountId } = actor;
     const found = await repo.findShipmentWithOrder(ex, accountId, shipmentId);
     if (!found)
       throw ORDER_ERRORS.shipment_to_book_not_found.error(`Shipment '${shipmentId}' not found`, 'shipment_id');
@@ -97,6 +101,12 @@ export function createCourierAssignment(deps: Deps) {
             service: booked.courier.service,
             awb: booked.awb,
             at: now,
+          });
+          await record(tx, actor, {
+            action: 'shipment.booked',
+            objectType: 'shipment',
+            objectId: shipmentId,
+            changes: { carrier_id: booked.courier.service.id, awb: booked.awb },
           });
           return updated;
         }),

@@ -1,4 +1,5 @@
 import type { Executor, Tx } from '../../base/db/client.js';
+import type { Actor } from '../../domain/access/permissions.js';
 import { notFound } from '../../domain/errors.js';
 import { rupeesToPaise } from '../../domain/money.js';
 import { requireSchema } from '../../domain/schema-problems.js';
@@ -36,9 +37,9 @@ function legOf(view: OrderPayloadView): ForwardLeg {
 
 export function createForwardLeg(orders: Pick<OrdersService, 'orchestrate' | 'view'>): ExchangeLegBooking<ForwardLeg> {
   return {
-    async book(accountId: string, body: object, tx: Tx) {
+    async book(actor: Actor, body: object, tx: Tx) {
       requireSchema(CreateOrderBody, body);
-      return legOf(await orders.orchestrate(accountId, body as CreateOrderInput, tx));
+      return legOf(await orders.orchestrate(actor, body as CreateOrderInput, tx));
     },
 
     async read(ex: Executor, accountId: string, shipmentId: string) {

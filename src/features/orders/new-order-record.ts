@@ -18,6 +18,8 @@ import {
 import * as repo from './orders.repository.js';
 import { assessmentColumns, assessmentEvents } from './rto-assessment.js';
 import type { ChannelOrigin } from '../contracts.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditStatement } from '../../tenancy/audit/audit.js';
 
 export const ORDER_CHANNEL = 'manual_order';
 
@@ -31,18 +33,20 @@ interface Deps {
 export type InsertOrder = ReturnType<typeof createNewOrderRecord>;
 
 /**
- * The order, its shipment, their events (shipment.created, and shipment.booked with a booking)
- * and with a booking the shipment's place in the poller's queue: one statement (orders.repository).
+ * The order, its shipment, their events (shipment.created, and shipment.booked with a booking),
+ * with a booking the shipment's place in the poller's queue, and the audit entry naming who made
+ * it: one statement (orders.repository).
  */
 export function createNewOrderRecord({ clock, events, couriers }: Deps) {
   return async function insertOrder(
     ex: Executor,
-    accountId: string,
+    actor: Actor,
     prepared: AssessedOrder,
     booking: Booking | null,
     shipmentId: string = crypto.randomUUID(),
     origin?: ChannelOrigin,
   ) {
+    const { accountId } = actor;
     const { input } = prepared;
     const assessment = await prepared.assessment;
     const now = clock.now();
@@ -75,6 +79,21 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
     const enrolment =
       booking &&
       couriers.enrolment(accountId, { shipmentId, service: booking.courier.service, awb: booking.awb, at: now });
+    // Who made the order, in the same statement: the order and its audit entry are kept or lost together.
+    const audited = auditStatement(
+      actor,
+      {
+        action: 'order.created',
+        objectType: 'order',
+        objectId: input.merchantOrderId,
+        changes: {
+          shipment_id: shipmentId,
+          ...(booking && { carrier_id: booking.courier.service.id, awb: booking.awb }),
+          ...(origin && { channel: origin.channel, channel_order_id: origin.channelOrderId }),
+        },
+      },
+      now,
+    );
     try {
       const created = await repo.insertOrder(
         ex,
@@ -91,7 +110,7 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
         input.items.map((item, position) => ({ position, ...item })),
         shipment,
         [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
-        enrolment ? [recorded.statement, enrolment] : [recorded.statement],
+        enrolment ? [recorded.statement, enrolment, audited] : [recorded.statement, audited],
       );
       recorded.written();
       return created;

@@ -10,6 +10,7 @@ import * as repo from './orders.repository.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
 import type { CreateOrderInput } from './orders.schemas.js';
 import type { ChannelOrigin } from '../contracts.js';
+import type { Actor } from '../../domain/access/permissions.js';
 
 // A new order: written without a courier, or booked with one at once; and, writing nothing, what
 // such a booking would refuse or which courier it would get.
@@ -29,27 +30,29 @@ export function createOrderBooking({ db, preparation, allocateCourier, booking, 
   return {
     /** `forward-order`: the order and its pending shipment, no courier yet. */
     async createOrder(
-      accountId: string,
+      actor: Actor,
       body: CreateOrderInput,
       outer?: Tx,
       origin?: ChannelOrigin,
     ): Promise<OrderPayloadView> {
       const ex = outer ?? db;
+      const { accountId } = actor;
       const prepared = await preparation.prepareAssessed(ex, accountId, body, false);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       requireServiceable(prepared.quote);
-      const created = await insertOrder(ex, accountId, prepared, null, undefined, origin);
+      const created = await insertOrder(ex, actor, prepared, null, undefined, origin);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
     async orchestrate(
-      accountId: string,
+      actor: Actor,
       body: CreateOrderInput,
       outer?: Tx,
       origin?: ChannelOrigin,
     ): Promise<OrderPayloadView> {
       const ex = outer ?? db;
+      const { accountId } = actor;
       const prepared = await preparation.prepareAssessed(ex, accountId, body, true);
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
       const shipmentId = crypto.randomUUID();
@@ -59,7 +62,7 @@ export function createOrderBooking({ db, preparation, allocateCourier, booking, 
         accountId,
         booked,
         prepared.warehouse,
-        () => insertOrder(ex, accountId, prepared, booked, shipmentId, origin),
+        () => insertOrder(ex, actor, prepared, booked, shipmentId, origin),
         outer,
       );
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);

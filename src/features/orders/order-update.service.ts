@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { EventLog } from '../../events/event-log.js';
@@ -81,6 +83,7 @@ export function createOrderUpdateService({
   rtoChecks = true,
   correctDeliveryAddress,
 }: Deps) {
+  const record = auditRecorder(clock);
   /** The correction through NDR's path; its refusals (no reattempt left, the delivery moved on) name the order. */
   async function passToCourier(...[tx, accountId, shipmentId, correction, now]: Parameters<CorrectDeliveryAddress>) {
     try {
@@ -96,7 +99,8 @@ export function createOrderUpdateService({
   }
 
   return {
-    async update(accountId: string, sent: UpdateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+    async update(actor: Actor, sent: UpdateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+      const { accountId } = actor;
       return inTransaction(db, outer, async (tx) => {
         const found = await repo.findOrderForUpdate(tx, accountId, sent.order_id);
         // Unknown and another account's order read the same: nothing about the other account leaks.
@@ -176,6 +180,18 @@ export function createOrderUpdateService({
             now,
           );
         }
+        // The fields sent, by name only: their values hold the buyer's details.
+        await record(tx, actor, {
+          action: 'order.changed',
+          objectType: 'order',
+          objectId: order.merchantOrderId,
+          changes: {
+            fields: Object.keys(sent)
+              .filter((name) => name !== 'order_id')
+              .sort(),
+            ...(correction && { passed_to_courier: true }),
+          },
+        });
         return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null, prepared.warnings);
       });
     },

@@ -57,8 +57,8 @@ type Merchant = Awaited<ReturnType<typeof merchant>>;
 
 const body = (m: Merchant, f: OrderFields = {}) => orderBodyFromFields(m.warehouseId, f) as CreateOrderInput;
 const booked = (m: Merchant, f: OrderFields = {}) =>
-  orders.orchestrate(m.accountId, body(m, { carrierId: SHADOWFAX, ...f }));
-const draft = (m: Merchant, f: OrderFields = {}) => orders.createOrder(m.accountId, body(m, f));
+  orders.orchestrate(asAccount(m.accountId), body(m, { carrierId: SHADOWFAX, ...f }));
+const draft = (m: Merchant, f: OrderFields = {}) => orders.createOrder(asAccount(m.accountId), body(m, f));
 
 /** The courier's scans up to `status`, at SCANNED_AT. */
 async function scanned(awb: string, status: keyof typeof SCANS) {
@@ -193,7 +193,7 @@ describe('updating an order', () => {
   it('before an AWB, anything may change, and the shipment is priced again on it', async () => {
     const m = await merchant();
     const order = await draft(m);
-    const updated = await updates.update(m.accountId, {
+    const updated = await updates.update(asAccount(m.accountId), {
       order_id: order.channel_order_id,
       weight: 1.2,
       billing_pincode: '682001',
@@ -219,7 +219,7 @@ describe('updating an order', () => {
     const m = await merchant();
     const order = await draft(m);
     await expect(
-      updates.update(m.accountId, { order_id: order.channel_order_id, carrier_id: SHADOWFAX }),
+      updates.update(asAccount(m.accountId), { order_id: order.channel_order_id, carrier_id: SHADOWFAX }),
     ).rejects.toMatchObject({
       code: 'carrier_id_not_accepted',
       kind: 'invalid',
@@ -227,7 +227,9 @@ describe('updating an order', () => {
         { field: 'carrier_id', message: 'carrier_id belongs to forward-order-shipment or forward-order-orchestration' },
       ],
     });
-    await expect(updates.update(m.accountId, { order_id: order.channel_order_id, weight: 61 })).rejects.toMatchObject({
+    await expect(
+      updates.update(asAccount(m.accountId), { order_id: order.channel_order_id, weight: 61 }),
+    ).rejects.toMatchObject({
       code: 'no_courier_serves',
     });
     expect(Number((await shipmentRow(ctx.database, order.shipment_id)).applied_weight_grams)).toBe(500);
@@ -236,7 +238,7 @@ describe('updating an order', () => {
   it('after an AWB, what leaves the price and courier as booked may change; the booking stays whole', async () => {
     const m = await merchant();
     const order = await booked(m);
-    const updated = await updates.update(m.accountId, {
+    const updated = await updates.update(asAccount(m.accountId), {
       order_id: order.channel_order_id,
       billing_customer_name: 'Meera',
       billing_phone: '9876501234',
@@ -289,7 +291,9 @@ describe('updating an order', () => {
     async (_name, change, fields) => {
       const m = await merchant();
       const order = await booked(m);
-      await expect(updates.update(m.accountId, { order_id: order.channel_order_id, ...change })).rejects.toMatchObject({
+      await expect(
+        updates.update(asAccount(m.accountId), { order_id: order.channel_order_id, ...change }),
+      ).rejects.toMatchObject({
         code: 'order_change_refused',
         kind: 'unprocessable',
         messages: fields.map((f) => frozen(f).message),
@@ -305,11 +309,11 @@ describe('updating an order', () => {
     const order = await booked(m);
     const elsewhere = await createWarehouse(ctx, m.apiKey, { name: 'Second Hub' });
     await expect(
-      updates.update(m.accountId, { order_id: order.channel_order_id, warehouse_id: elsewhere }),
+      updates.update(asAccount(m.accountId), { order_id: order.channel_order_id, warehouse_id: elsewhere }),
     ).rejects.toMatchObject({ code: 'order_change_refused', details: [frozen('warehouse_id')] });
     const message = 'carrier_id cannot change once an AWB is assigned: cancel the shipment and book it again';
     await expect(
-      updates.update(m.accountId, { order_id: order.channel_order_id, carrier_id: DELHIVERY_SURFACE }),
+      updates.update(asAccount(m.accountId), { order_id: order.channel_order_id, carrier_id: DELHIVERY_SURFACE }),
     ).rejects.toMatchObject({ code: 'order_change_refused', details: [{ field: 'carrier_id', message }] });
   });
 
@@ -346,7 +350,7 @@ describe('updating an order', () => {
     const m = await merchant();
     const order = await booked(m);
     await scanned(order.awb_code!, 'ndr_raised');
-    const update = updates.update(m.accountId, { order_id: order.channel_order_id, ...change });
+    const update = updates.update(asAccount(m.accountId), { order_id: order.channel_order_id, ...change });
     if (problems.length === 0) {
       expect(await update).toMatchObject({ status: 'ndr_raised', awb_code: order.awb_code });
       const [row] = await queryRows<{ billing_address: string; billing_phone: string }>(
@@ -369,7 +373,7 @@ describe('updating an order', () => {
     await move(order.awb_code!, m.accountId);
     const message = `The shipment is ${status}; an order can only be updated before it is picked up, and its delivery address and phone while a failed delivery waits (ndr_raised)`;
     await expect(
-      updates.update(m.accountId, { order_id: order.channel_order_id, billing_customer_name: 'Meera' }),
+      updates.update(asAccount(m.accountId), { order_id: order.channel_order_id, billing_customer_name: 'Meera' }),
     ).rejects.toMatchObject({
       code: 'order_not_updatable',
       messages: [message],
@@ -382,7 +386,7 @@ describe('updating an order', () => {
     const theirs = await booked(await merchant());
     for (const orderId of ['NO-SUCH-ORDER', theirs.channel_order_id]) {
       await expect(
-        updates.update(m.accountId, { order_id: orderId, billing_customer_name: 'Meera' }),
+        updates.update(asAccount(m.accountId), { order_id: orderId, billing_customer_name: 'Meera' }),
       ).rejects.toMatchObject({
         code: 'order_not_found',
         kind: 'not_found',

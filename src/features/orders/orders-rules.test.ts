@@ -89,7 +89,7 @@ describe('the courier a booking gets', () => {
     ],
   ])('orchestrate books the named service at its own price: %s', async (_name, fields, kept) => {
     const m = await merchant();
-    const answer = await orders.orchestrate(m.accountId, body(m, fields));
+    const answer = await orders.orchestrate(asAccount(m.accountId), body(m, fields));
     const prefix = fields.carrierId === SHADOWFAX ? 'SFX' : 'DLS';
     expect(answer).toMatchObject({
       status: 'pending',
@@ -113,7 +113,7 @@ describe('the courier a booking gets', () => {
   it('without carrier_id (or with a blank one), an account without rules gets the cheapest serviceable', async () => {
     const m = await merchant();
     for (const carrierId of [undefined, '']) {
-      const answer = await orders.orchestrate(m.accountId, body(m, { carrierId }));
+      const answer = await orders.orchestrate(asAccount(m.accountId), body(m, { carrierId }));
       expect([answer.courier_company_id, answer.allocation]).toEqual([
         SHADOWFAX,
         { rule_id: null, rule: null, strategy: 'cheapest', reason: CHEAPEST_OF_11('42.00') },
@@ -134,7 +134,7 @@ describe('the courier a booking gets', () => {
     expect(rule.statusCode).toBe(201);
     const ruleId = rule.json().data.id;
 
-    const cod = await orders.orchestrate(m.accountId, body(m, { cod: true }));
+    const cod = await orders.orchestrate(asAccount(m.accountId), body(m, { cod: true }));
     expect([cod.courier_company_id, cod.allocation]).toEqual([
       DELHIVERY_SURFACE,
       {
@@ -144,7 +144,7 @@ describe('the courier a booking gets', () => {
         reason: "Delhivery Surface is number 1 of the rule's priority list",
       },
     ]);
-    const prepaid = await orders.orchestrate(m.accountId, body(m));
+    const prepaid = await orders.orchestrate(asAccount(m.accountId), body(m));
     expect([prepaid.courier_company_id, prepaid.allocation]).toEqual([
       SHADOWFAX,
       {
@@ -154,15 +154,17 @@ describe('the courier a booking gets', () => {
         reason: 'no rule matched: Shadowfax Standard, the cheapest of 11 serviceable at ₹42.00',
       },
     ]);
-    const named = await orders.orchestrate(m.accountId, body(m, { cod: true, carrierId: SHADOWFAX }));
+    const named = await orders.orchestrate(asAccount(m.accountId), body(m, { cod: true, carrierId: SHADOWFAX }));
     expect([named.courier_company_id, named.allocation]).toEqual([SHADOWFAX, null]);
     // The check and the assignment choose alike.
     expect(await orders.check(m.accountId, body(m, { cod: true }))).toEqual({
       carrier_id: DELHIVERY_SURFACE,
       courier_name: 'Delhivery Surface',
     });
-    const pending = await orders.createOrder(m.accountId, body(m, { cod: true }));
-    expect((await orders.assignCourier(m.accountId, pending.shipment_id, undefined)).allocation?.rule_id).toBe(ruleId);
+    const pending = await orders.createOrder(asAccount(m.accountId), body(m, { cod: true }));
+    expect(
+      (await orders.assignCourier(asAccount(m.accountId), pending.shipment_id, undefined)).allocation?.rule_id,
+    ).toBe(ruleId);
   });
 
   const cannot = (name: string, why: string) => `${name} cannot carry this shipment: ${why}`;
@@ -206,12 +208,14 @@ describe('the courier a booking gets', () => {
         messages: [message],
         details: [{ field: 'carrier_id', message }],
       };
-      await expect(orders.orchestrate(m.accountId, order)).rejects.toMatchObject(refusal);
+      await expect(orders.orchestrate(asAccount(m.accountId), order)).rejects.toMatchObject(refusal);
       await expect(orders.check(m.accountId, order)).rejects.toMatchObject(refusal);
       expect(await written(m.accountId)).toEqual({ orders: 0, shipments: 0, events: 0 });
       // Assigned to a pending shipment, the same refusal, and the shipment keeps no courier.
-      const pending = await orders.createOrder(m.accountId, { ...order, carrier_id: undefined });
-      await expect(orders.assignCourier(m.accountId, pending.shipment_id, carrierId)).rejects.toMatchObject(refusal);
+      const pending = await orders.createOrder(asAccount(m.accountId), { ...order, carrier_id: undefined });
+      await expect(orders.assignCourier(asAccount(m.accountId), pending.shipment_id, carrierId)).rejects.toMatchObject(
+        refusal,
+      );
       expect(await booking(pending.shipment_id)).toMatchObject({ carrier: null, awb: null, freight: null });
     },
   );
@@ -222,9 +226,11 @@ describe('the courier a booking gets', () => {
       const m = await merchant();
       const message = `carrier_id '${carrierId}' is not a known courier service`;
       const refusal = { code: 'courier_service_unknown', details: [{ field: 'carrier_id', message }] };
-      await expect(orders.orchestrate(m.accountId, body(m, { carrierId }))).rejects.toMatchObject(refusal);
-      const pending = await orders.createOrder(m.accountId, body(m));
-      await expect(orders.assignCourier(m.accountId, pending.shipment_id, carrierId)).rejects.toMatchObject(refusal);
+      await expect(orders.orchestrate(asAccount(m.accountId), body(m, { carrierId }))).rejects.toMatchObject(refusal);
+      const pending = await orders.createOrder(asAccount(m.accountId), body(m));
+      await expect(orders.assignCourier(asAccount(m.accountId), pending.shipment_id, carrierId)).rejects.toMatchObject(
+        refusal,
+      );
       expect(await written(m.accountId)).toMatchObject({ orders: 1, shipments: 1 });
     },
   );
@@ -242,18 +248,18 @@ describe('the courier a booking gets', () => {
         kind: 'unprocessable',
         messages: ['No courier service can carry this shipment: check the pincodes, weight and payment method'],
       };
-      await expect(orders.orchestrate(m.accountId, order)).rejects.toMatchObject(refusal);
-      await expect(orders.createOrder(m.accountId, order)).rejects.toMatchObject(refusal);
+      await expect(orders.orchestrate(asAccount(m.accountId), order)).rejects.toMatchObject(refusal);
+      await expect(orders.createOrder(asAccount(m.accountId), order)).rejects.toMatchObject(refusal);
       expect(await written(m.accountId)).toEqual({ orders: 0, shipments: 0, events: 0 });
     },
   );
 
   it('forward-order writes a pending shipment without a courier, and refuses carrier_id', async () => {
     const m = await merchant();
-    const pending = await orders.createOrder(m.accountId, body(m, { weight: 1.2, to: 'jaipur' }));
+    const pending = await orders.createOrder(asAccount(m.accountId), body(m, { weight: 1.2, to: 'jaipur' }));
     expect(pending).toMatchObject({ status: 'pending', awb_code: null, courier_company_id: null, charges: null });
     expect(await booking(pending.shipment_id)).toMatchObject({ carrier: null, zone: 'D', grams: 1200, freight: null });
-    await expect(orders.createOrder(m.accountId, body(m, { carrierId: SHADOWFAX }))).rejects.toMatchObject({
+    await expect(orders.createOrder(asAccount(m.accountId), body(m, { carrierId: SHADOWFAX }))).rejects.toMatchObject({
       kind: 'invalid',
       details: [
         { field: 'carrier_id', message: 'carrier_id belongs to forward-order-shipment or forward-order-orchestration' },
@@ -265,8 +271,8 @@ describe('the courier a booking gets', () => {
 describe('assigning a courier to a shipment (forward-order-shipment)', () => {
   it('books the pending shipment in place: same order and shipment, the courier, AWB and price, once', async () => {
     const m = await merchant();
-    const pending = await orders.createOrder(m.accountId, body(m, { to: 'kochi' }));
-    const assigned = await orders.assignCourier(m.accountId, pending.shipment_id, DELHIVERY_SURFACE);
+    const pending = await orders.createOrder(asAccount(m.accountId), body(m, { to: 'kochi' }));
+    const assigned = await orders.assignCourier(asAccount(m.accountId), pending.shipment_id, DELHIVERY_SURFACE);
     expect(assigned).toMatchObject({
       order_id: pending.order_id,
       shipment_id: pending.shipment_id,
@@ -284,15 +290,15 @@ describe('assigning a courier to a shipment (forward-order-shipment)', () => {
 
   it('refuses a shipment that already has a courier, whether assigned, orchestrated or cancelled since', async () => {
     const m = await merchant();
-    const assigned = await orders.createOrder(m.accountId, body(m));
-    const first = await orders.assignCourier(m.accountId, assigned.shipment_id, undefined);
-    const orchestrated = await orders.orchestrate(m.accountId, body(m, { carrierId: SHADOWFAX }));
-    const cancelled = await orders.orchestrate(m.accountId, body(m, { carrierId: SHADOWFAX }));
+    const assigned = await orders.createOrder(asAccount(m.accountId), body(m));
+    const first = await orders.assignCourier(asAccount(m.accountId), assigned.shipment_id, undefined);
+    const orchestrated = await orders.orchestrate(asAccount(m.accountId), body(m, { carrierId: SHADOWFAX }));
+    const cancelled = await orders.orchestrate(asAccount(m.accountId), body(m, { carrierId: SHADOWFAX }));
     expect((await orders.cancel(asAccount(m.accountId), [cancelled.awb_code!]))[0]!.cancelled).toBe(true);
     const message = 'A courier is already assigned to this shipment';
     for (const shipmentId of [assigned.shipment_id, orchestrated.shipment_id, cancelled.shipment_id]) {
       for (const carrierId of [undefined, DELHIVERY_SURFACE]) {
-        await expect(orders.assignCourier(m.accountId, shipmentId, carrierId)).rejects.toMatchObject({
+        await expect(orders.assignCourier(asAccount(m.accountId), shipmentId, carrierId)).rejects.toMatchObject({
           code: 'courier_already_assigned',
           kind: 'unprocessable',
           messages: [message],
@@ -305,12 +311,12 @@ describe('assigning a courier to a shipment (forward-order-shipment)', () => {
 
   it('refuses a shipment without a courier that is no longer pending (a cancelled draft)', async () => {
     const m = await merchant();
-    const draft = await orders.createOrder(m.accountId, body(m));
+    const draft = await orders.createOrder(asAccount(m.accountId), body(m));
     expect(await orders.cancelShipment(asAccount(m.accountId), draft.shipment_id, undefined)).toMatchObject({
       cancelled: true,
     });
     const message = 'The shipment is cancelled; only a pending shipment can be booked';
-    await expect(orders.assignCourier(m.accountId, draft.shipment_id, SHADOWFAX)).rejects.toMatchObject({
+    await expect(orders.assignCourier(asAccount(m.accountId), draft.shipment_id, SHADOWFAX)).rejects.toMatchObject({
       code: 'shipment_not_pending',
       messages: [message],
       details: [{ field: 'shipment_id', message }],
@@ -321,10 +327,10 @@ describe('assigning a courier to a shipment (forward-order-shipment)', () => {
   it("answers an unknown shipment id and another account's alike, touching neither", async () => {
     const owner = await merchant();
     const other = await merchant();
-    const draft = await orders.createOrder(owner.accountId, body(owner));
+    const draft = await orders.createOrder(asAccount(owner.accountId), body(owner));
     for (const shipmentId of [UNKNOWN_ID, draft.shipment_id]) {
       const message = `Shipment '${shipmentId}' not found`;
-      await expect(orders.assignCourier(other.accountId, shipmentId, SHADOWFAX)).rejects.toMatchObject({
+      await expect(orders.assignCourier(asAccount(other.accountId), shipmentId, SHADOWFAX)).rejects.toMatchObject({
         code: 'shipment_to_book_not_found',
         kind: 'unprocessable',
         messages: [message],
@@ -338,13 +344,16 @@ describe('assigning a courier to a shipment (forward-order-shipment)', () => {
 
 describe("the merchant's order_id", () => {
   it.each<[string, (m: Merchant, orderId: string) => Promise<unknown>]>([
-    ['forward-order', (m, orderId) => orders.createOrder(m.accountId, body(m, { orderId }))],
-    ['orchestrate', (m, orderId) => orders.orchestrate(m.accountId, body(m, { orderId, carrierId: SHADOWFAX }))],
+    ['forward-order', (m, orderId) => orders.createOrder(asAccount(m.accountId), body(m, { orderId }))],
+    [
+      'orchestrate',
+      (m, orderId) => orders.orchestrate(asAccount(m.accountId), body(m, { orderId, carrierId: SHADOWFAX })),
+    ],
     ['the check', (m, orderId) => orders.check(m.accountId, body(m, { orderId }))],
   ])('is taken once per account: %s of a used one is order_id_taken, writing nothing', async (_name, again) => {
     const m = await merchant();
     const orderId = `DUP-${crypto.randomUUID()}`;
-    await orders.orchestrate(m.accountId, body(m, { orderId, carrierId: SHADOWFAX }));
+    await orders.orchestrate(asAccount(m.accountId), body(m, { orderId, carrierId: SHADOWFAX }));
     const before = await written(m.accountId);
     const message = `Order '${orderId}' already exists`;
     await expect(again(m, orderId)).rejects.toMatchObject({
@@ -359,8 +368,8 @@ describe("the merchant's order_id", () => {
   it('another account may use the same order_id', async () => {
     const [a, b] = [await merchant(), await merchant()];
     const orderId = `SHARED-${crypto.randomUUID()}`;
-    const first = await orders.createOrder(a.accountId, body(a, { orderId }));
-    const second = await orders.orchestrate(b.accountId, body(b, { orderId, carrierId: SHADOWFAX }));
+    const first = await orders.createOrder(asAccount(a.accountId), body(a, { orderId }));
+    const second = await orders.orchestrate(asAccount(b.accountId), body(b, { orderId, carrierId: SHADOWFAX }));
     expect([first.channel_order_id, second.channel_order_id]).toEqual([orderId, orderId]);
     expect(second.order_id).not.toBe(first.order_id);
   });

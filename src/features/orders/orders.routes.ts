@@ -44,7 +44,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
       },
       async (request) => ({
         status: 1 as const,
-        payload: await orders.createOrder(request.accountId, request.body, request.transaction),
+        payload: await orders.createOrder(actorOf(request), request.body, request.transaction),
       }),
     );
 
@@ -73,7 +73,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
       async (request) => ({
         status: 1 as const,
         payload: await orders.assignCourier(
-          request.accountId,
+          actorOf(request),
           request.body.shipment_id,
           request.body.carrier_id,
           request.transaction,
@@ -103,7 +103,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
       },
       async (request) => ({
         status: 1 as const,
-        payload: await orders.orchestrate(request.accountId, request.body, request.transaction),
+        payload: await orders.orchestrate(actorOf(request), request.body, request.transaction),
       }),
     );
 
@@ -187,7 +187,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
       },
       async (request) => ({
         status: 1 as const,
-        payload: await orderUpdates.update(request.accountId, request.body, request.transaction),
+        payload: await orderUpdates.update(actorOf(request), request.body, request.transaction),
       }),
     );
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { asAccount } from '../../../test/kit/actors.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { book } from '../../../test/kit/orders.js';
@@ -107,7 +108,7 @@ describe('create', () => {
     expect(await tracking.ingest(SHADOWFAX, [picked(gone)])).toEqual([{ awb: gone, accepted: true }]);
     const before = asked.length;
 
-    const answer = await pickups.create(m.accountId, { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX });
+    const answer = await pickups.create(asAccount(m.accountId), { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX });
 
     expect(asked.slice(before)).toEqual([
       {
@@ -137,7 +138,7 @@ describe('create', () => {
     ]);
     // Asked again, nothing of that warehouse and courier waits.
     await expect(
-      pickups.create(m.accountId, { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX }),
+      pickups.create(asAccount(m.accountId), { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX }),
     ).rejects.toMatchObject({
       code: 'no_parcel_waiting',
       kind: 'unprocessable',
@@ -175,7 +176,7 @@ describe('create', () => {
     };
     if (expected.startsWith('pickup_date')) {
       const before = asked.length;
-      await expect(pickups.create(m.accountId, input)).rejects.toMatchObject({
+      await expect(pickups.create(asAccount(m.accountId), input)).rejects.toMatchObject({
         code: 'pickup_request_invalid',
         kind: 'unprocessable',
         messages: [expected],
@@ -183,7 +184,7 @@ describe('create', () => {
       });
       expect([asked.length, await pickupCount(m.accountId), await pickupOf(m.awbs[0]!)]).toEqual([before, 0, null]);
     } else {
-      expect((await pickups.create(m.accountId, input)).pickup_date).toBe(expected);
+      expect((await pickups.create(asAccount(m.accountId), input)).pickup_date).toBe(expected);
     }
   });
 
@@ -196,7 +197,7 @@ describe('create', () => {
       { field: 'pickup_date', message: DAYS },
     ];
     await expect(
-      pickups.create(other.accountId, {
+      pickups.create(asAccount(other.accountId), {
         warehouse_id: m.warehouseId,
         carrier_id: 'CARNOPE',
         pickup_date: '2026-12-25',
@@ -211,7 +212,7 @@ describe('create', () => {
   it('names every AWB that cannot go, with its index and why, and writes nothing', async () => {
     const m = await merchant(2);
     const [onPickup, free] = m.awbs as [string, string];
-    const first = await pickups.create(m.accountId, {
+    const first = await pickups.create(asAccount(m.accountId), {
       warehouse_id: m.warehouseId,
       carrier_id: SHADOWFAX,
       awbs: [onPickup],
@@ -231,7 +232,7 @@ describe('create', () => {
       { field: 'awbs[4]', message: `AWB ${foreign} not found` },
     ];
     await expect(
-      pickups.create(m.accountId, {
+      pickups.create(asAccount(m.accountId), {
         warehouse_id: m.warehouseId,
         carrier_id: SHADOWFAX,
         awbs: [onPickup, elsewhere, delhivery, moving, foreign, free, onPickup],
@@ -247,7 +248,7 @@ describe('create', () => {
 
   it('takes an AWB named twice once', async () => {
     const m = await merchant(2);
-    const answer = await pickups.create(m.accountId, {
+    const answer = await pickups.create(asAccount(m.accountId), {
       warehouse_id: m.warehouseId,
       carrier_id: SHADOWFAX,
       awbs: [m.awbs[1]!, m.awbs[1]!],
@@ -259,12 +260,12 @@ describe('create', () => {
   it('writes nothing when the courier fails, and takes the same parcels when asked again', async () => {
     const m = await merchant(2);
     courierFails = true;
-    await expect(pickups.create(m.accountId, { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX })).rejects.toThrow(
-      'courier down',
-    );
+    await expect(
+      pickups.create(asAccount(m.accountId), { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX }),
+    ).rejects.toThrow('courier down');
     expect([await pickupCount(m.accountId), ...(await Promise.all(m.awbs.map(pickupOf)))]).toEqual([0, null, null]);
     courierFails = false;
-    const answer = await pickups.create(m.accountId, { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX });
+    const answer = await pickups.create(asAccount(m.accountId), { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX });
     expect(answer.shipments.map((s) => s.awb)).toEqual(m.awbs);
   });
 });
@@ -272,7 +273,7 @@ describe('create', () => {
 describe('reading', () => {
   it("answers an unknown pickup and another account's alike, and a cursor it did not give", async () => {
     const m = await merchant(1);
-    const { id } = await pickups.create(m.accountId, { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX });
+    const { id } = await pickups.create(asAccount(m.accountId), { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX });
     const other = await merchant(0);
     const notFound = { code: 'pickup_not_found', kind: 'not_found', messages: ['Pickup not found'] };
     await expect(pickups.get(other.accountId, id)).rejects.toMatchObject(notFound);
@@ -291,7 +292,9 @@ describe('reading', () => {
     for (let i = 0; i < 3; i++) {
       ctx.clock.set(`2026-11-20T10:0${i}:00.000Z`);
       await book(ctx, m.apiKey, m.warehouseId);
-      ids.push((await pickups.create(m.accountId, { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX })).id);
+      ids.push(
+        (await pickups.create(asAccount(m.accountId), { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX })).id,
+      );
     }
     const first = await pickups.list(m.accountId, { limit: '2' });
     expect(first.data.map((p) => p.id)).toEqual([ids[2], ids[1]]);
@@ -304,12 +307,16 @@ describe('checkMissed', () => {
   it('flags, once, a pickup whose India day ended with a parcel waiting; one whose parcels were all picked up is not', async () => {
     const m = await merchant(3);
     const [a, b, c] = m.awbs as [string, string, string];
-    const waiting = await pickups.create(m.accountId, {
+    const waiting = await pickups.create(asAccount(m.accountId), {
       warehouse_id: m.warehouseId,
       carrier_id: SHADOWFAX,
       awbs: [a, b],
     });
-    const done = await pickups.create(m.accountId, { warehouse_id: m.warehouseId, carrier_id: SHADOWFAX, awbs: [c] });
+    const done = await pickups.create(asAccount(m.accountId), {
+      warehouse_id: m.warehouseId,
+      carrier_id: SHADOWFAX,
+      awbs: [c],
+    });
     await tracking.ingest(SHADOWFAX, [picked(a), picked(c)]);
     expect((await pickups.get(m.accountId, done.id)).status).toBe('picked_up');
 

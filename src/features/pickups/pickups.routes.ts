@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
@@ -43,7 +44,7 @@ export function pickupsRoutes(pickups: PickupsService): FastifyPluginAsyncTypebo
       },
       // Answered by returning it (not reply.send): the Idempotency-Key's wrapper keeps what the handler returns.
       async (request, reply) => {
-        const data = await pickups.create(request.accountId, request.body, request.transaction);
+        const data = await pickups.create(actorOf(request), request.body, request.transaction);
         reply.status(201);
         return { data };
       },

@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Db, Executor, Tx } from '../../base/db/client.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import { formatDay, indiaDayOf, parseDay } from '../../domain/calendar.js';
@@ -138,9 +140,11 @@ export function createPickupsService({
     return { pickup, shipments: await repo.pickupShipments(db, accountId, id) };
   }
 
+  const record = auditRecorder(clock);
   return {
     /** `outer`: the Idempotency-Key's transaction (http/idempotency.ts), when the request has one. */
-    async create(accountId: string, input: PickupInput, outer?: Tx) {
+    async create(actor: Actor, input: PickupInput, outer?: Tx) {
+      const { accountId } = actor;
       const ex = outer ?? db;
       const today = indiaDayOf(clock.now());
       const warehouse = await findWarehouse(ex, accountId, input.warehouse_id);
@@ -197,6 +201,17 @@ export function createPickupsService({
           { type: 'pickup.created', subjectType: 'pickup', subjectId: pickup.id, data: { pickup: answer } },
           now,
         );
+        await record(tx, actor, {
+          action: 'pickup.created',
+          objectType: 'pickup',
+          objectId: pickup.id,
+          changes: {
+            carrier_id: input.carrier_id,
+            warehouse_id: input.warehouse_id,
+            pickup_date: pickupDate,
+            parcels: parcels.length,
+          },
+        });
         return answer;
       });
     },

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { systemActor } from '../../domain/access/permissions.js';
 import type { Executor, Tx } from '../../base/db/client.js';
 import { orders } from '../../base/db/schema.js';
 import { type AutoDecisionFacts, type AutoRule, autoDecision } from '../../domain/return-requests/auto-decisions.js';
@@ -40,12 +41,13 @@ export function createAutoDecide(decisions: ReturnRequestDecisions): AutoDecide 
     if (rules.length === 0) return made;
     const decided = autoDecision(rules, await factsOf(tx, accountId, made));
     if (!decided) return made;
+    const byRule = systemActor(accountId, `the store's return rule ${decided.rule}`);
     try {
       // A savepoint: a decision refused is undone alone, the request kept.
       return await tx.transaction((decide) =>
         decided.action === 'approve'
-          ? decisions.approve(accountId, made.id, decide, { rule: decided.rule })
-          : decisions.reject(accountId, made.id, decided.message ?? '', decide, decided.rule),
+          ? decisions.approve(byRule, made.id, decide, { rule: decided.rule })
+          : decisions.reject(byRule, made.id, decided.message ?? '', decide, decided.rule),
       );
     } catch {
       // Rolled back to the savepoint (both drivers do, whatever was thrown): the request is kept,

@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import { DomainError } from '../../domain/errors.js';
 import type { RatesContext } from '../../domain/rates/context.js';
@@ -101,6 +103,7 @@ export function createReturnRequestDecisions({
   refunds,
   bookExchange,
 }: ReturnRequestDecisionsContext) {
+  const record = auditRecorder(clock);
   /** Locks a pending request, or refuses: one decision per request. */
   async function pending(tx: Tx, accountId: string, requestId: string) {
     const request = await repo.lockRequest(tx, accountId, requestId);
@@ -265,7 +268,8 @@ export function createReturnRequestDecisions({
   }
 
   /** Books what an approval books: an exchange for an exchange request (with the refusal in the request's terms), else the return. */
-  async function book(tx: Tx, accountId: string, request: repo.RequestRow, approval: Approval) {
+  async function book(tx: Tx, actor: Actor, request: repo.RequestRow, approval: Approval) {
+    const { accountId } = actor;
     const made = await returnBody(tx, accountId, request, approval.qc ?? []);
     if (request.resolution !== 'exchange') {
       if (approval.replacements?.length)
@@ -273,14 +277,14 @@ export function createReturnRequestDecisions({
           'replacements are for an exchange request; this one asks for a refund',
           'replacements',
         );
-      const leg = await returnLeg.book(accountId, made.body, tx).catch((error: unknown) => {
+      const leg = await returnLeg.book(actor, made.body, tx).catch((error: unknown) => {
         throw unbookable(error);
       });
       const parcels = [{ carrierId: leg.carrierId, awb: leg.awb, journey: 'return' as const }];
       return { made, returnId: leg.returnId, exchangeId: null, parcels };
     }
     const body = await exchangeBody(tx, accountId, request, made, approval.replacements ?? []);
-    const exchange = await bookExchange(accountId, body, tx).catch((error: unknown) => {
+    const exchange = await bookExchange(actor, body, tx).catch((error: unknown) => {
       throw unbookable(error, 'exchange');
     });
     return { made, ...exchange };
@@ -291,14 +295,15 @@ export function createReturnRequestDecisions({
      * Approves a pending request and books its return (the courier the allocation chooses; one that
      * does QC pickups when `qc` names items to check). `rule`: the store's auto rule deciding it.
      */
-    async approve(accountId: string, requestId: string, outer?: Tx, approval: Approval = {}) {
+    async approve(actor: Actor, requestId: string, outer?: Tx, approval: Approval = {}) {
+      const { accountId } = actor;
       return inTransaction(db, outer, async (tx) => {
         const asked = await pending(tx, accountId, requestId);
         const request =
           approval.resolution && approval.resolution !== asked.resolution
             ? await changeResolution(tx, accountId, asked, approval.resolution)
             : asked;
-        const booked = await book(tx, accountId, request, approval);
+        const booked = await book(tx, actor, request, approval);
         const { refundItems, paymentMethod } = booked.made;
         try {
           const now = clock.now();
@@ -312,6 +317,17 @@ export function createReturnRequestDecisions({
             updatedAt: now,
           });
           const approved = await recorded(tx, accountId, requestId, 'return_request.approved', now);
+          await record(tx, actor, {
+            action: 'return_request.approved',
+            objectType: 'return_request',
+            objectId: requestId,
+            changes: {
+              resolution: request.resolution,
+              return_id: booked.returnId,
+              ...(booked.exchangeId && { exchange_id: booked.exchangeId }),
+              ...(approval.rule !== undefined && { rule: approval.rule }),
+            },
+          });
           if (request.resolution === 'refund') {
             // The terms of the store's policy as they stand at the approval.
             const policy = await policies.findPolicy(tx, accountId, request.storeId);
@@ -345,7 +361,8 @@ export function createReturnRequestDecisions({
     },
 
     /** Rejects a pending request with the words the buyer is told. */
-    async reject(accountId: string, requestId: string, message: string, outer?: Tx, rule?: number) {
+    async reject(actor: Actor, requestId: string, message: string, outer?: Tx, rule?: number) {
+      const { accountId } = actor;
       return inTransaction(db, outer, async (tx) => {
         await pending(tx, accountId, requestId);
         const now = clock.now();
@@ -356,6 +373,12 @@ export function createReturnRequestDecisions({
           returnId: null,
           decidedAt: now,
           updatedAt: now,
+        });
+        await record(tx, actor, {
+          action: 'return_request.rejected',
+          objectType: 'return_request',
+          objectId: requestId,
+          changes: { message, ...(rule !== undefined && { rule }) },
         });
         return recorded(tx, accountId, requestId, 'return_request.rejected', now);
       });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
+import { actorOf } from '../../http/permission-guard.js';
 import { answer } from '../../http/answer.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { errorResponses } from '../../http/errors.js';
@@ -145,7 +146,7 @@ export function returnRequestsRoutes(
       async (request, reply) => {
         reply.code(201);
         return {
-          data: await requests.create(request.accountId, request.body as CreateReturnRequestInput, request.transaction),
+          data: await requests.create(actorOf(request), request.body as CreateReturnRequestInput, request.transaction),
         };
       },
     );
@@ -249,7 +250,7 @@ export function returnRequestsRoutes(
         },
       },
       async (request) => ({
-        data: await decisions.approve(request.accountId, request.params.id, request.transaction, {
+        data: await decisions.approve(actorOf(request), request.params.id, request.transaction, {
           qc: (request.body as ApproveReturnRequestInput).qc?.items,
           replacements: (request.body as ApproveReturnRequestInput).replacements,
           resolution: (request.body as ApproveReturnRequestInput).resolution as 'refund' | 'exchange' | undefined,
@@ -279,7 +280,7 @@ export function returnRequestsRoutes(
       },
       async (request) => ({
         data: await decisions.reject(
-          request.accountId,
+          actorOf(request),
           request.params.id,
           (request.body as { message: string }).message,
           request.transaction,

@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import type { IfscDirectory } from '../../domain/banking/ifsc.js';
 import {
@@ -80,14 +82,11 @@ export function createReturnRequestsService(
   /** The store's auto rules, deciding a request as it is made (auto-decide.ts); none: every request waits. */
   autoDecide?: AutoDecide,
 ) {
+  const record = auditRecorder(clock);
   const service = {
     /** Judges and keeps a buyer's request for items of a delivered shipment; every refusal in the buyer's words. */
-    async ask(
-      accountId: string,
-      shipmentId: string,
-      input: ReturnRequestInput,
-      outer?: Tx,
-    ): Promise<ReturnRequestView> {
+    async ask(actor: Actor, shipmentId: string, input: ReturnRequestInput, outer?: Tx): Promise<ReturnRequestView> {
+      const { accountId } = actor;
       return inTransaction(db, outer, async (tx) => {
         const locked = await repo.findShipment(tx, accountId, shipmentId, 'lock');
         if (!locked) throw RETURN_REQUEST_ERRORS.return_request_shipment_not_found.error('Shipment not found');
@@ -176,14 +175,20 @@ export function createReturnRequestsService(
           },
           now,
         );
+        await record(tx, actor, {
+          action: 'return_request.created',
+          objectType: 'return_request',
+          objectId: id,
+          changes: { shipment_id: shipmentId, resolution: input.resolution, reason: input.reason },
+        });
         return autoDecide ? autoDecide(tx, accountId, made) : made;
       });
     },
 
     /** A request the merchant files for a buyer (their support desk, say): the pickup is the delivery address. */
-    async create(accountId: string, input: CreateReturnRequestInput, outer?: Tx): Promise<ReturnRequestView> {
+    async create(actor: Actor, input: CreateReturnRequestInput, outer?: Tx): Promise<ReturnRequestView> {
       return service.ask(
-        accountId,
+        actor,
         input.shipment_id,
         {
           items: input.items,

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { asAccount } from '../../../test/kit/actors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, STORES } from '../../../test/kit/http.js';
 import { jpeg } from '../../../test/kit/uploads.js';
@@ -86,7 +87,11 @@ describe("a buyer's return request", () => {
   it('is kept pending with its items, reason and the delivery address as the pickup', async () => {
     const { m, store, forward } = await deliveredOrder();
     ctx.clock.set('2026-11-22T10:00:00.000Z');
-    const made = await requests.ask(m.id, forward.shipment_id, ask({ comment: 'Too tight at the shoulders' }));
+    const made = await requests.ask(
+      asAccount(m.id),
+      forward.shipment_id,
+      ask({ comment: 'Too tight at the shoulders' }),
+    );
     expect(made).toEqual({
       id: expect.any(String),
       shipment_id: forward.shipment_id,
@@ -147,7 +152,7 @@ describe("a buyer's return request", () => {
       phone: '9123456780',
     };
     const made = await requests.ask(
-      m.id,
+      asAccount(m.id),
       forward.shipment_id,
       ask({ resolution: 'exchange', exchangeFor: 'Size L', pickup }),
     );
@@ -168,13 +173,17 @@ describe("a buyer's return request", () => {
       email: null,
       phone: '9123456780',
     });
-    expect(await refusal(requests.ask(m.id, forward.shipment_id, ask({ pickup: pickup('999999') })))).toEqual({
+    expect(
+      await refusal(requests.ask(asAccount(m.id), forward.shipment_id, ask({ pickup: pickup('999999') }))),
+    ).toEqual({
       code: 'return_request_refused',
       details: [{ field: 'pickup.pincode', message: 'This pincode does not exist. Please check the pickup pincode.' }],
     });
     // 900099 is a real pincode (Kolkata), but couriers serve no pincode starting with 9 (data/couriers.json).
     expect(
-      await refusal(requests.ask(m.id, forward.shipment_id, ask({ pickup: pickup('900099'), language: 'hi' }))),
+      await refusal(
+        requests.ask(asAccount(m.id), forward.shipment_id, ask({ pickup: pickup('900099'), language: 'hi' })),
+      ),
     ).toEqual({
       code: 'return_request_refused',
       details: [
@@ -211,7 +220,9 @@ describe("a buyer's return request", () => {
       value: 897,
     });
     expect(
-      await refusal(requests.ask(m.id, forward.shipment_id, ask({ items: [{ sku: 'BRIEFS-M', quantity: 1 }] }))),
+      await refusal(
+        requests.ask(asAccount(m.id), forward.shipment_id, ask({ items: [{ sku: 'BRIEFS-M', quantity: 1 }] })),
+      ),
     ).toEqual({
       code: 'return_request_refused',
       details: [
@@ -226,7 +237,7 @@ describe("a buyer's return request", () => {
       ['KURTA-M-BLUE', 1, null],
       ['BRIEFS-M', 2, 'non_returnable_category'],
     ]);
-    const made = await requests.ask(m.id, forward.shipment_id, ask());
+    const made = await requests.ask(asAccount(m.id), forward.shipment_id, ask());
     expect(made.items).toEqual([{ sku: 'KURTA-M-BLUE', name: 'Cotton Kurta', quantity: 1 }]);
   });
 
@@ -238,7 +249,11 @@ describe("a buyer's return request", () => {
       width,
       height,
     });
-    const made = await requests.ask(m.id, forward.shipment_id, ask({ photos: [photo(1200, 1600), photo(800, 600)] }));
+    const made = await requests.ask(
+      asAccount(m.id),
+      forward.shipment_id,
+      ask({ photos: [photo(1200, 1600), photo(800, 600)] }),
+    );
     expect(made.photos).toEqual([
       {
         url: `/custom/api/v1/return-requests/${made.id}/photos/0`,
@@ -269,21 +284,27 @@ describe("a buyer's return request", () => {
 
   it('refuses a second request for an item under review, then more units than are left once it is decided', async () => {
     const { m, forward } = await deliveredOrder();
-    await requests.ask(m.id, forward.shipment_id, ask());
-    expect(await refusal(requests.ask(m.id, forward.shipment_id, ask()))).toEqual({
+    await requests.ask(asAccount(m.id), forward.shipment_id, ask());
+    expect(await refusal(requests.ask(asAccount(m.id), forward.shipment_id, ask()))).toEqual({
       code: 'return_request_refused',
       details: [{ field: 'items[0].sku', message: 'A return of Cotton Kurta is already being reviewed.' }],
     });
     await queryRows(ctx.db, sql`update return_requests set status = 'approved' where account_id = ${m.id}`);
     expect(
-      await refusal(requests.ask(m.id, forward.shipment_id, ask({ items: [{ sku: 'KURTA-M-BLUE', quantity: 2 }] }))),
+      await refusal(
+        requests.ask(asAccount(m.id), forward.shipment_id, ask({ items: [{ sku: 'KURTA-M-BLUE', quantity: 2 }] })),
+      ),
     ).toEqual({
       code: 'return_request_refused',
       details: [{ field: 'items[0].quantity', message: 'You can return at most 1 of Cotton Kurta.' }],
     });
     // A rejected request counts for nothing: its units may be asked for again.
     await queryRows(ctx.db, sql`update return_requests set status = 'rejected' where account_id = ${m.id}`);
-    const again = await requests.ask(m.id, forward.shipment_id, ask({ items: [{ sku: 'KURTA-M-BLUE', quantity: 2 }] }));
+    const again = await requests.ask(
+      asAccount(m.id),
+      forward.shipment_id,
+      ask({ items: [{ sku: 'KURTA-M-BLUE', quantity: 2 }] }),
+    );
     expect(again.items).toEqual([{ sku: 'KURTA-M-BLUE', name: 'Cotton Kurta', quantity: 2 }]);
   });
 
@@ -292,7 +313,7 @@ describe("a buyer's return request", () => {
     expect(
       await refusal(
         requests.ask(
-          m.id,
+          asAccount(m.id),
           forward.shipment_id,
           ask({
             items: [
@@ -326,12 +347,12 @@ describe("a buyer's return request", () => {
     const { m, forward } = await deliveredOrder();
     // Delivered on 20 November, India time: the 7-day window's last day is the 27th.
     ctx.clock.set('2026-11-27T18:30:00.000Z');
-    expect(await refusal(requests.ask(m.id, forward.shipment_id, ask()))).toEqual({
+    expect(await refusal(requests.ask(asAccount(m.id), forward.shipment_id, ask()))).toEqual({
       code: 'return_request_refused',
       details: [{ field: 'order', message: 'The last day to ask for a return of this order was Friday, 27 November.' }],
     });
     const closed = await deliveredOrder({ ...POLICY, window_days: 0 });
-    expect(await refusal(requests.ask(closed.m.id, closed.forward.shipment_id, ask()))).toEqual({
+    expect(await refusal(requests.ask(asAccount(closed.m.id), closed.forward.shipment_id, ask()))).toEqual({
       code: 'return_request_refused',
       details: [
         {
@@ -346,7 +367,7 @@ describe("a buyer's return request", () => {
   it("answers not found for another account's shipment", async () => {
     const { forward } = await deliveredOrder();
     const stranger = await ctx.createAccount();
-    expect(await refusal(requests.ask(stranger.id, forward.shipment_id, ask()))).toMatchObject({
+    expect(await refusal(requests.ask(asAccount(stranger.id), forward.shipment_id, ask()))).toMatchObject({
       code: 'return_request_shipment_not_found',
     });
     expect(await refusal(requests.get(stranger.id, forward.shipment_id))).toMatchObject({

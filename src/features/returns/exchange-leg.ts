@@ -1,4 +1,5 @@
 import type { Executor, Tx } from '../../base/db/client.js';
+import type { Actor } from '../../domain/access/permissions.js';
 import { decimalTextToPaise } from '../../domain/money.js';
 import { requireSchema } from '../../domain/schema-problems.js';
 import type { ExchangeLegBooking, ReturnLeg } from '../contracts.js';
@@ -34,9 +35,9 @@ function legOf(view: ReturnPayloadView): ReturnLeg {
 
 export function createReturnLeg(returns: Pick<ReturnsService, 'orchestrate' | 'view'>): ExchangeLegBooking<ReturnLeg> {
   return {
-    async book(accountId: string, body: object, tx: Tx) {
+    async book(actor: Actor, body: object, tx: Tx) {
       requireSchema(CreateReturnBody, body);
-      return legOf(await returns.orchestrate(accountId, body as CreateReturnInput, tx));
+      return legOf(await returns.orchestrate(actor, body as CreateReturnInput, tx));
     },
 
     async read(ex: Executor, accountId: string, returnId: string) {

@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import type { RatesContext } from '../../domain/rates/context.js';
@@ -29,6 +31,7 @@ interface Deps {
  * all or nothing. `outer`: the transaction of an idempotent request, with which its writes commit.
  */
 export function createNewReturn({ db, clock, rates, warehouses, events, choice, booking, payload }: Deps) {
+  const record = auditRecorder(clock);
   /**
    * Where the return travels: the shipping_* address when sent, else warehouse_id's address.
    * Integrations send their own return address beside their warehouse_id (VELOCITY.md), so the
@@ -64,7 +67,8 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
   }
 
   /** Reads, checks and prices a new return; with `book`, also picks its courier and draws its AWB. */
-  return async function create(accountId: string, body: CreateReturnInput, outer: Tx | undefined, book: boolean) {
+  return async function create(actor: Actor, body: CreateReturnInput, outer: Tx | undefined, book: boolean) {
+    const { accountId } = actor;
     const ex = outer ?? db;
     const input = readReturnInput(body, rates.directory, book);
     const { warehouseId, shipping } = await destination(ex, accountId, input);
@@ -127,6 +131,15 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
         if (awb !== null) await booking.enrol(tx, accountId, row.id, chosen, awb, now);
         const booked = awb === null ? [] : [{ type: 'return.booked' as const, change: bookedChange(chosen, awb) }];
         await events.return(tx, accountId, row.id, [{ type: 'return.created' }, ...booked], now);
+        await record(tx, actor, {
+          action: 'return.created',
+          objectType: 'return',
+          objectId: row.id,
+          changes: {
+            order_id: input.merchantOrderId,
+            ...(awb !== null && { carrier_id: chosen.courier.service.id, awb }),
+          },
+        });
         return payload(tx, accountId, row);
       });
     try {

@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { EventLog } from '../../events/event-log.js';
 import { RETURN_ERRORS } from './returns.errors.js';
@@ -25,11 +27,13 @@ interface Deps {
  * of an idempotent request, with which its writes commit.
  */
 export function createReturnCourierAssignment({ db, clock, warehouses, events, choice, booking, payload }: Deps) {
+  const record = auditRecorder(clock);
   return async function assignCourier(
-    accountId: string,
+    actor: Actor,
     body: { return_id: string; warehouse_id?: string; carrier_id?: string },
     outer?: Tx,
   ): Promise<ReturnPayloadView> {
+    const { accountId } = actor;
     const ex = outer ?? db;
     const found = await repo.findReturn(ex, accountId, body.return_id);
     if (!found) throw RETURN_ERRORS.return_not_found.error(`Return '${body.return_id}' not found`, 'return_id');
@@ -104,6 +108,12 @@ export function createReturnCourierAssignment({ db, clock, warehouses, events, c
           [{ type: 'return.booked', change: bookedChange(chosen, awb) }],
           now,
         );
+        await record(tx, actor, {
+          action: 'return.booked',
+          objectType: 'return',
+          objectId: found.id,
+          changes: { carrier_id: chosen.courier.service.id, awb },
+        });
         return payload(tx, accountId, updated);
       });
     return booking.keep(accountId, chosen, awb, write, outer);

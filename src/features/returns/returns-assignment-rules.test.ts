@@ -40,14 +40,14 @@ const DELHIVERY_10KG = 'CARDELH10KG01';
 describe('assigning a courier to a return', () => {
   it('prices at assignment, not creation: the dates follow the injected clock, and the QC fallback note is written then', async () => {
     const m = await merchant(ctx);
-    const qc = await returns.createReturn(m.id, returnInput(m.warehouseId, { qc: true }));
-    const heavy = await returns.createReturn(m.id, returnInput(m.warehouseId, { qc: true }, { weight: 25 }));
+    const qc = await returns.createReturn(asAccount(m.id), returnInput(m.warehouseId, { qc: true }));
+    const heavy = await returns.createReturn(asAccount(m.id), returnInput(m.warehouseId, { qc: true }, { weight: 25 }));
     expect([qc.qc_message, heavy.qc_message, qc.charges, qc.pickup_scheduled_date]).toEqual([null, null, null, null]);
     expect(await returnRow(ctx, heavy.return_id)).toMatchObject({ qc_requested: true, qc_applied: null, zone: 'C' });
 
     // Sunday 22 November, 12:00 India time: no pickup before Monday.
     ctx.clock.set('2026-11-22T06:30:00.000Z');
-    const booked = await returns.assignCourier(m.id, { return_id: qc.return_id, carrier_id: '' });
+    const booked = await returns.assignCourier(asAccount(m.id), { return_id: qc.return_id, carrier_id: '' });
     expect(booked).toMatchObject({
       courier_company_id: SHADOWFAX,
       pickup_scheduled_date: '2026-11-23',
@@ -67,7 +67,7 @@ describe('assigning a courier to a return', () => {
       ['return.booked', '2026-11-22T06:30:00.000Z'],
     ]);
 
-    const fallback = await returns.assignCourier(m.id, { return_id: heavy.return_id });
+    const fallback = await returns.assignCourier(asAccount(m.id), { return_id: heavy.return_id });
     expect(fallback).toMatchObject({ courier_company_id: DELHIVERY_10KG, qc_enabled: 0, qc_message: NO_QC_COURIER });
     expect(await returnRow(ctx, heavy.return_id)).toMatchObject({
       qc_applied: false,
@@ -79,13 +79,13 @@ describe('assigning a courier to a return', () => {
 
   it('a return already booked, or booked by its assignment, is refused another courier; no AWB is drawn', async () => {
     const m = await merchant(ctx);
-    const orchestrated = await returns.orchestrate(m.id, returnInput(m.warehouseId));
-    const created = await returns.createReturn(m.id, returnInput(m.warehouseId));
-    const assigned = await returns.assignCourier(m.id, { return_id: created.return_id, carrier_id: DTDC });
+    const orchestrated = await returns.orchestrate(asAccount(m.id), returnInput(m.warehouseId));
+    const created = await returns.createReturn(asAccount(m.id), returnInput(m.warehouseId));
+    const assigned = await returns.assignCourier(asAccount(m.id), { return_id: created.return_id, carrier_id: DTDC });
     for (const booked of [orchestrated, assigned]) {
       const before = await returnsWritten(ctx, m.id);
       await expect(
-        returns.assignCourier(m.id, { return_id: booked.return_id, carrier_id: SHADOWFAX }),
+        returns.assignCourier(asAccount(m.id), { return_id: booked.return_id, carrier_id: SHADOWFAX }),
       ).rejects.toMatchObject({
         code: 'return_courier_already_assigned',
         kind: 'unprocessable',
@@ -99,9 +99,9 @@ describe('assigning a courier to a return', () => {
   it("an unknown return, or another account's, is not found", async () => {
     const m = await merchant(ctx);
     const other = await merchant(ctx);
-    const theirs = await returns.createReturn(other.id, returnInput(other.warehouseId));
+    const theirs = await returns.createReturn(asAccount(other.id), returnInput(other.warehouseId));
     for (const returnId of [UNKNOWN_ID, theirs.return_id]) {
-      await expect(returns.assignCourier(m.id, { return_id: returnId })).rejects.toMatchObject({
+      await expect(returns.assignCourier(asAccount(m.id), { return_id: returnId })).rejects.toMatchObject({
         code: 'return_not_found',
         details: [{ field: 'return_id', message: `Return '${returnId}' not found` }],
       });
@@ -112,9 +112,9 @@ describe('assigning a courier to a return', () => {
   it("a warehouse other than the return's destination is refused; the destination itself is accepted", async () => {
     const m = await merchant(ctx);
     const mumbai = await createCityWarehouse(ctx, m.apiKey, 'mumbai');
-    const created = await returns.createReturn(m.id, returnInput(m.warehouseId));
+    const created = await returns.createReturn(asAccount(m.id), returnInput(m.warehouseId));
     await expect(
-      returns.assignCourier(m.id, { return_id: created.return_id, warehouse_id: mumbai }),
+      returns.assignCourier(asAccount(m.id), { return_id: created.return_id, warehouse_id: mumbai }),
     ).rejects.toMatchObject({
       code: 'return_warehouse_mismatch',
       details: [
@@ -125,7 +125,10 @@ describe('assigning a courier to a return', () => {
       ],
     });
     expect(await returnRow(ctx, created.return_id)).toMatchObject({ warehouse_id: m.warehouseId, awb: null });
-    const booked = await returns.assignCourier(m.id, { return_id: created.return_id, warehouse_id: m.warehouseId });
+    const booked = await returns.assignCourier(asAccount(m.id), {
+      return_id: created.return_id,
+      warehouse_id: m.warehouseId,
+    });
     expect(booked).toMatchObject({ status: 'return_pickup_scheduled', zone: 'zone_c' });
   });
 
@@ -134,7 +137,7 @@ describe('assigning a courier to a return', () => {
     const other = await merchant(ctx);
     const mumbai = await createCityWarehouse(ctx, m.apiKey, 'mumbai');
     const created = await returns.createReturn(
-      m.id,
+      asAccount(m.id),
       returnInput(m.warehouseId, {}, { warehouse_id: undefined, ...WAREHOUSE_SHIPPING_FIELDS }),
     );
     expect(await returnRow(ctx, created.return_id)).toMatchObject({
@@ -143,13 +146,13 @@ describe('assigning a courier to a return', () => {
       zone: 'C',
     });
     await expect(
-      returns.assignCourier(m.id, { return_id: created.return_id, warehouse_id: other.warehouseId }),
+      returns.assignCourier(asAccount(m.id), { return_id: created.return_id, warehouse_id: other.warehouseId }),
     ).rejects.toMatchObject({
       code: 'order_warehouse_unknown',
       details: [{ field: 'warehouse_id', message: `Warehouse '${other.warehouseId}' not found: create it first` }],
     });
     // Mumbai to Mumbai: the lane, and so the zone and price, are the warehouse's now.
-    const booked = await returns.assignCourier(m.id, { return_id: created.return_id, warehouse_id: mumbai });
+    const booked = await returns.assignCourier(asAccount(m.id), { return_id: created.return_id, warehouse_id: mumbai });
     expect(booked.zone).toBe('zone_a');
     expect(await returnRow(ctx, created.return_id)).toMatchObject({
       warehouse_id: mumbai,
@@ -160,11 +163,11 @@ describe('assigning a courier to a return', () => {
 
   it('a return cancelled before its courier was booked gets none: it stays cancelled, no AWB drawn', async () => {
     const m = await merchant(ctx);
-    const created = await returns.createReturn(m.id, returnInput(m.warehouseId));
+    const created = await returns.createReturn(asAccount(m.id), returnInput(m.warehouseId));
     const cancelled = await returns.cancelShipment(asAccount(m.id), created.shipment_id, () => {});
     expect(cancelled).toEqual({ awb: null, cancelled: true, message: 'Return cancelled' });
     const before = await returnsWritten(ctx, m.id);
-    await expect(returns.assignCourier(m.id, { return_id: created.return_id })).rejects.toMatchObject({
+    await expect(returns.assignCourier(asAccount(m.id), { return_id: created.return_id })).rejects.toMatchObject({
       code: 'return_cancelled',
       kind: 'unprocessable',
       details: [{ field: 'return_id', message: 'The return is cancelled: no courier can be booked for it' }],

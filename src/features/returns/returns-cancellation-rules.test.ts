@@ -48,7 +48,7 @@ beforeEach(() => {
 
 /** A merchant's return booked with Shadowfax at BOOKED_AT. */
 async function bookedReturn(m: { id: string; warehouseId: string }) {
-  return returns.orchestrate(m.id, returnInput(m.warehouseId, { carrierId: SHADOWFAX }));
+  return returns.orchestrate(asAccount(m.id), returnInput(m.warehouseId, { carrierId: SHADOWFAX }));
 }
 
 describe('cancelling returns', () => {
@@ -93,7 +93,7 @@ describe('cancelling returns', () => {
   it('cancels a return without a courier by its shipment id, asking no courier; not one of another account', async () => {
     const m = await merchant(ctx);
     const other = await merchant(ctx);
-    const ret = await answered.createReturn(m.id, returnInput(m.warehouseId));
+    const ret = await answered.createReturn(asAccount(m.id), returnInput(m.warehouseId));
     const checked: (string | null)[] = [];
     const checkAwb = (awb: string | null) => checked.push(awb);
 
@@ -153,8 +153,11 @@ describe('returns of forward shipments', () => {
     const byAwb = await deliveredForward(ctx, m);
     const byOrder = await deliveredForward(ctx, m);
     const linked = [
-      await returns.orchestrate(m.id, returnInput(m.warehouseId, {}, { forward_awb: byAwb.awb_code })),
-      await returns.createReturn(m.id, returnInput(m.warehouseId, {}, { forward_order_id: byOrder.channel_order_id })),
+      await returns.orchestrate(asAccount(m.id), returnInput(m.warehouseId, {}, { forward_awb: byAwb.awb_code })),
+      await returns.createReturn(
+        asAccount(m.id),
+        returnInput(m.warehouseId, {}, { forward_order_id: byOrder.channel_order_id }),
+      ),
     ];
     expect(linked.map((r) => r.forward_shipment)).toEqual([
       { shipment_id: byAwb.shipment_id, order_id: byAwb.channel_order_id, awb_code: byAwb.awb_code },
@@ -168,7 +171,7 @@ describe('returns of forward shipments', () => {
     const theirs = await deliveredForward(ctx, other);
     const undelivered = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     const returned = await deliveredForward(ctx, m);
-    await returns.createReturn(m.id, returnInput(m.warehouseId, {}, { forward_awb: returned.awb_code }));
+    await returns.createReturn(asAccount(m.id), returnInput(m.warehouseId, {}, { forward_awb: returned.awb_code }));
 
     const cases: [Record<string, unknown>, string, string, string][] = [
       [
@@ -205,7 +208,7 @@ describe('returns of forward shipments', () => {
     for (const [link, code, field, message] of cases) {
       for (const write of [returns.createReturn, returns.orchestrate]) {
         const before = await returnsWritten(ctx, m.id);
-        await expect(write(m.id, returnInput(m.warehouseId, {}, link))).rejects.toMatchObject({
+        await expect(write(asAccount(m.id), returnInput(m.warehouseId, {}, link))).rejects.toMatchObject({
           code,
           kind: 'unprocessable',
           details: [{ field, message }],
@@ -219,11 +222,11 @@ describe('returns of forward shipments', () => {
     const m = await merchant(ctx);
     const forward = await deliveredForward(ctx, m);
     const link = { forward_awb: forward.awb_code };
-    const first = await returns.orchestrate(m.id, returnInput(m.warehouseId, {}, link));
+    const first = await returns.orchestrate(asAccount(m.id), returnInput(m.warehouseId, {}, link));
     expect([...(await returns.cancel(asAccount(m.id), [first.awb_code!]))][0]![1].cancelled).toBe(true);
-    const second = await returns.orchestrate(m.id, returnInput(m.warehouseId, {}, link));
+    const second = await returns.orchestrate(asAccount(m.id), returnInput(m.warehouseId, {}, link));
     expect(second.forward_shipment?.shipment_id).toBe(forward.shipment_id);
-    await expect(returns.createReturn(m.id, returnInput(m.warehouseId, {}, link))).rejects.toMatchObject({
+    await expect(returns.createReturn(asAccount(m.id), returnInput(m.warehouseId, {}, link))).rejects.toMatchObject({
       code: 'forward_shipment_already_returned',
     });
   });

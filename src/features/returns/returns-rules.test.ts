@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { asAccount } from '../../../test/kit/actors.js';
 import {
   awbPrefixOf,
   BLUEDART_AIR,
@@ -122,7 +123,7 @@ function caseInput(warehouseId: string, fields: Record<string, unknown>) {
 describe('the courier a return is booked with, and the charges frozen onto it', () => {
   it.each(BOOKINGS)('%s', async (_name, fields, b) => {
     const m = await merchant(ctx);
-    const answer = await returns.orchestrate(m.id, caseInput(m.warehouseId, fields));
+    const answer = await returns.orchestrate(asAccount(m.id), caseInput(m.warehouseId, fields));
 
     const grams = b.grams ?? 500;
     expect(answer).toMatchObject({
@@ -185,7 +186,7 @@ describe('the courier a return is booked with, and the charges frozen onto it', 
   it('more than 2 QC SKUs: not a QC return at all, the cheapest service books it, and the note says why', async () => {
     const m = await merchant(ctx);
     const items = [detailedQcItem('A'), detailedQcItem('B'), detailedQcItem('C')];
-    const answer = await returns.orchestrate(m.id, returnInput(m.warehouseId, {}, { order_items: items }));
+    const answer = await returns.orchestrate(asAccount(m.id), returnInput(m.warehouseId, {}, { order_items: items }));
     const note = 'QC covers at most 2 SKUs and 3 asked for it: booked as a non-QC return';
     expect(answer).toMatchObject({ courier_company_id: SHADOWFAX, qc_enabled: 0, qc_message: note });
     expect(await returnRow(ctx, answer.return_id)).toMatchObject({
@@ -249,7 +250,7 @@ describe('courier choices refused', () => {
   it.each(REFUSALS)('%s: refused at orchestration, nothing written', async (_name, fields, code, field, message) => {
     const m = await merchant(ctx);
     const before = await returnsWritten(ctx, m.id);
-    await expect(returns.orchestrate(m.id, caseInput(m.warehouseId, fields))).rejects.toMatchObject({
+    await expect(returns.orchestrate(asAccount(m.id), caseInput(m.warehouseId, fields))).rejects.toMatchObject({
       code,
       kind: 'unprocessable',
       messages: [message],
@@ -263,10 +264,10 @@ describe('courier choices refused', () => {
     async (_name, fields, code, field, message) => {
       const m = await merchant(ctx);
       const { carrierId, ...rest } = fields;
-      const created = await returns.createReturn(m.id, caseInput(m.warehouseId, rest));
+      const created = await returns.createReturn(asAccount(m.id), caseInput(m.warehouseId, rest));
       const before = await returnsWritten(ctx, m.id);
       await expect(
-        returns.assignCourier(m.id, { return_id: created.return_id, carrier_id: carrierId as string }),
+        returns.assignCourier(asAccount(m.id), { return_id: created.return_id, carrier_id: carrierId as string }),
       ).rejects.toMatchObject({ code, kind: 'unprocessable', messages: [message], details: [{ field, message }] });
       expect(await returnsWritten(ctx, m.id)).toEqual(before);
       expect(await returnRow(ctx, created.return_id)).toMatchObject({
@@ -281,7 +282,9 @@ describe('courier choices refused', () => {
 
   it('a return no service carries is refused when created, before any courier is asked', async () => {
     const m = await merchant(ctx);
-    await expect(returns.createReturn(m.id, returnInput(m.warehouseId, {}, { weight: 200 }))).rejects.toMatchObject({
+    await expect(
+      returns.createReturn(asAccount(m.id), returnInput(m.warehouseId, {}, { weight: 200 })),
+    ).rejects.toMatchObject({
       code: 'no_courier_serves',
       details: undefined,
     });
@@ -294,18 +297,22 @@ describe("a return's order_id and warehouse, within its account", () => {
     const m = await merchant(ctx);
     const other = await merchant(ctx);
     const orderId = `RET-TAKEN-${m.id}`;
-    const first = await returns.createReturn(m.id, returnInput(m.warehouseId, { orderId }));
+    const first = await returns.createReturn(asAccount(m.id), returnInput(m.warehouseId, { orderId }));
     const before = await returnsWritten(ctx, m.id);
     const taken = {
       code: 'return_id_taken',
       kind: 'unprocessable',
       details: [{ field: 'order_id', message: `Return '${orderId}' already exists` }],
     };
-    await expect(returns.createReturn(m.id, returnInput(m.warehouseId, { orderId }))).rejects.toMatchObject(taken);
+    await expect(returns.createReturn(asAccount(m.id), returnInput(m.warehouseId, { orderId }))).rejects.toMatchObject(
+      taken,
+    );
     // Found only when the row is written, after the courier booked: its AWB is spent, no return kept.
-    await expect(returns.orchestrate(m.id, returnInput(m.warehouseId, { orderId }))).rejects.toMatchObject(taken);
+    await expect(returns.orchestrate(asAccount(m.id), returnInput(m.warehouseId, { orderId }))).rejects.toMatchObject(
+      taken,
+    );
     expect((await returnsWritten(ctx, m.id)).returns).toBe(before.returns);
-    const theirs = await returns.orchestrate(other.id, returnInput(other.warehouseId, { orderId }));
+    const theirs = await returns.orchestrate(asAccount(other.id), returnInput(other.warehouseId, { orderId }));
     expect([first.order_id, theirs.order_id]).toEqual([orderId, orderId]);
     expect(theirs.return_id).not.toBe(first.return_id);
   });
@@ -314,7 +321,7 @@ describe("a return's order_id and warehouse, within its account", () => {
     const m = await merchant(ctx);
     const other = await merchant(ctx);
     for (const write of [returns.createReturn, returns.orchestrate]) {
-      await expect(write(m.id, returnInput(other.warehouseId))).rejects.toMatchObject({
+      await expect(write(asAccount(m.id), returnInput(other.warehouseId))).rejects.toMatchObject({
         code: 'order_warehouse_unknown',
         details: [{ field: 'warehouse_id', message: `Warehouse '${other.warehouseId}' not found: create it first` }],
       });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { EXAMPLE } from '../../http/examples.js';
+import { actorOf } from '../../http/permission-guard.js';
 import { RETURN_ANSWERS, RETURN_REQUESTS } from './returns.examples.js';
 import { errorResponses } from '../../http/errors.js';
 import { AssignReturnCourierBody, CreateReturnBody, ReturnResponse } from './returns.schemas.js';
@@ -44,7 +45,7 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
       },
       async (request) => ({
         status: 1 as const,
-        payload: await returns.createReturn(request.accountId, request.body, request.transaction),
+        payload: await returns.createReturn(actorOf(request), request.body, request.transaction),
       }),
     );
 
@@ -70,7 +71,7 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
       },
       async (request) => ({
         status: 1 as const,
-        payload: await returns.assignCourier(request.accountId, request.body, request.transaction),
+        payload: await returns.assignCourier(actorOf(request), request.body, request.transaction),
       }),
     );
 
@@ -96,7 +97,7 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
       },
       async (request) => ({
         status: 1 as const,
-        payload: await returns.orchestrate(request.accountId, request.body, request.transaction),
+        payload: await returns.orchestrate(actorOf(request), request.body, request.transaction),
       }),
     );
   };

@@ -1,4 +1,5 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { RatesContext } from '../../domain/rates/context.js';
@@ -49,13 +50,13 @@ export function createReturnsService(deps: Deps) {
     cancelShipment,
 
     /** `reverse-order`: the return, no courier yet. */
-    async createReturn(accountId: string, body: CreateReturnInput, outer?: Tx): Promise<ReturnPayloadView> {
-      return create(accountId, body, outer, false);
+    async createReturn(actor: Actor, body: CreateReturnInput, outer?: Tx): Promise<ReturnPayloadView> {
+      return create(actor, body, outer, false);
     },
 
     /** `reverse-order-orchestration`: the return and its courier booking, all or nothing. */
-    async orchestrate(accountId: string, body: CreateReturnInput, outer?: Tx): Promise<ReturnPayloadView> {
-      return create(accountId, body, outer, true);
+    async orchestrate(actor: Actor, body: CreateReturnInput, outer?: Tx): Promise<ReturnPayloadView> {
+      return create(actor, body, outer, true);
     },
 
     /** `reverse-order-shipment`: books a courier onto a return that has none. */

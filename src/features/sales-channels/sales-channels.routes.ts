@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
 import { DomainError } from '../../domain/errors.js';
@@ -49,7 +50,7 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
         },
       },
       async (request, reply) =>
-        reply.status(201).send({ data: await channels.connect(request.accountId, request.body) }),
+        reply.status(201).send({ data: await channels.connect(actorOf(request), request.body) }),
     );
     app.get(
       '/channels',
@@ -98,7 +99,7 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           },
         },
       },
-      async (request) => ({ data: await channels.update(request.accountId, request.params.id, request.body) }),
+      async (request) => ({ data: await channels.update(actorOf(request), request.params.id, request.body) }),
     );
     app.delete(
       '/channels/:id',
@@ -115,7 +116,7 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           },
         },
       },
-      async (request) => ({ data: await channels.disconnect(request.accountId, request.params.id) }),
+      async (request) => ({ data: await channels.disconnect(actorOf(request), request.params.id) }),
     );
     app.post(
       '/channels/:id/sync',
@@ -130,7 +131,7 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           },
         },
       },
-      async (request) => ({ data: await channels.sync(request.accountId, request.params.id) }),
+      async (request) => ({ data: await channels.sync(actorOf(request), request.params.id) }),
     );
     app.get(
       '/channels/:id/orders',
@@ -171,7 +172,7 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
         },
       },
       async (request) => ({
-        data: await channels.retry(request.accountId, request.params.id, request.params.channel_order_id),
+        data: await channels.retry(actorOf(request), request.params.id, request.params.channel_order_id),
       }),
     );
   };

@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Db } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import type { SecretBox } from '../../base/secret-box.js';
@@ -152,8 +154,10 @@ export function createSalesChannelsService({
     return (await repo.updateChannel(db, row.accountId, row.id, change)) ?? row;
   }
 
+  const record = auditRecorder(clock);
   return {
-    async connect(accountId: string, input: ConnectInput) {
+    async connect(actor: Actor, input: ConnectInput) {
+      const { accountId } = actor;
       const problems: FieldError[] = REQUIRED[input.channel]
         .filter((field) => (field === 'webhook_secret' ? secret : text)(input[field]) === '')
         .map((field) => ({ field, message: `${field} is required when channel is ${input.channel}` }));
@@ -200,6 +204,12 @@ export function createSalesChannelsService({
             updatedAt: now,
           });
           await stores.setChannel(tx, accountId, store.id, input.channel);
+          await record(tx, actor, {
+            action: 'channel.connected',
+            objectType: 'channel',
+            objectId: made.id,
+            changes: { channel: input.channel, address, store_id: store.id, on_import: made.onImport },
+          });
           return made;
         });
         wake();
@@ -226,7 +236,8 @@ export function createSalesChannelsService({
     },
 
     /** Changes how the channel imports; refused orders get another try with the new settings. */
-    async update(accountId: string, id: string, input: ChannelSettingsInput) {
+    async update(actor: Actor, id: string, input: ChannelSettingsInput) {
+      const { accountId } = actor;
       const current = await owned(accountId, id);
       const warehouseId =
         input.warehouse_id === undefined
@@ -247,6 +258,12 @@ export function createSalesChannelsService({
           updatedAt: now,
         });
         if (current.status === 'connected') await repo.requeueRefused(tx, accountId, id, now);
+        await record(tx, actor, {
+          action: 'channel.changed',
+          objectType: 'channel',
+          objectId: id,
+          changes: { ...input },
+        });
         return changed!;
       });
       wake();
@@ -254,7 +271,8 @@ export function createSalesChannelsService({
     },
 
     /** Stops intake; the orders already imported stay, and the store's channel is manual again. */
-    async disconnect(accountId: string, id: string) {
+    async disconnect(actor: Actor, id: string) {
+      const { accountId } = actor;
       const current = await owned(accountId, id);
       const removed = current.status === 'connected' && (await unsubscribe(current));
       const now = clock.now();
@@ -268,6 +286,7 @@ export function createSalesChannelsService({
                 ...(removed && { webhookIds: null }),
               });
               await stores.setChannel(tx, accountId, current.storeId, 'manual_order');
+              await record(tx, actor, { action: 'channel.disconnected', objectType: 'channel', objectId: id });
               return changed!;
             })
           : current;
@@ -275,11 +294,15 @@ export function createSalesChannelsService({
     },
 
     /** Asks for a pull now (what the store holds that webhooks did not bring). */
-    async sync(accountId: string, id: string) {
+    async sync(actor: Actor, id: string) {
+      const { accountId } = actor;
       const current = await owned(accountId, id);
       if (current.status !== 'connected')
         throw CHANNEL_ERRORS.channel_disconnected.error('This sales channel was disconnected: it takes no more orders');
-      const row = await repo.updateChannel(db, accountId, id, { pullDue: true, updatedAt: clock.now() });
+      const row = await db.transaction(async (tx) => {
+        await record(tx, actor, { action: 'channel.sync_requested', objectType: 'channel', objectId: id });
+        return repo.updateChannel(tx, accountId, id, { pullDue: true, updatedAt: clock.now() });
+      });
       wake();
       return (await views(accountId, [row!]))[0]!;
     },
@@ -291,15 +314,24 @@ export function createSalesChannelsService({
     },
 
     /** A refused order imported again, now. */
-    async retry(accountId: string, id: string, channelOrderId: string) {
+    async retry(actor: Actor, id: string, channelOrderId: string) {
+      const { accountId } = actor;
       await owned(accountId, id);
       const row = await repo.ledgerRow(db, accountId, id, channelOrderId);
       if (!row)
         throw CHANNEL_ERRORS.channel_order_not_found.error(`The channel has seen no store order '${channelOrderId}'`);
-      if (!(await repo.requeue(db, accountId, id, channelOrderId, clock.now())))
-        throw CHANNEL_ERRORS.channel_order_not_refused.error(
-          `Store order '${row.channelOrderName}' is ${row.state}, not refused: only a refused order is imported again`,
-        );
+      await db.transaction(async (tx) => {
+        if (!(await repo.requeue(tx, accountId, id, channelOrderId, clock.now())))
+          throw CHANNEL_ERRORS.channel_order_not_refused.error(
+            `Store order '${row.channelOrderName}' is ${row.state}, not refused: only a refused order is imported again`,
+          );
+        await record(tx, actor, {
+          action: 'channel.order_retried',
+          objectType: 'channel',
+          objectId: id,
+          changes: { channel_order_id: channelOrderId },
+        });
+      });
       wake();
       return ledgerView({ ...row, state: 'pending' });
     },

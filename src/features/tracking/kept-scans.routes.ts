@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import {
@@ -54,7 +55,7 @@ export function keptScansRoutes(kept: KeptScans): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => kept.replay(request.accountId, request.query.after),
+      async (request) => kept.replay(actorOf(request), request.query.after),
     );
   };
 }

@@ -1,4 +1,6 @@
 import type { Static } from 'typebox';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
@@ -69,6 +71,7 @@ export function createKeptScans({
   tracking: TrackingService;
   couriers: Pick<Couriers, 'connectorOf'>;
 }) {
+  const record = auditRecorder(clock);
   async function position(id: string, accountId: string | undefined) {
     const row = await findKeptScan(db, id, accountId);
     if (!row) throw invalid('after must be the id of one of the kept scans', 'after');
@@ -177,7 +180,9 @@ export function createKeptScans({
      * together, and applies what can be applied now; the others stay kept with what the replay
      * found. Stops after REPLAY_LIMIT scans with the id to go on from.
      */
-    async replay(accountId: string | undefined, after?: string) {
+    /** Scans kept for a reason since resolved, applied again: the account's (its actor's), or every account's for the operator. */
+    async replay(actor: Actor | undefined, after?: string) {
+      const accountId = actor?.accountId;
       const summary = {
         read: 0,
         applied: 0,
@@ -216,6 +221,14 @@ export function createKeptScans({
         cursor = { firstSeenAt: last.firstSeenAt, id: last.id };
         if (summary.read >= REPLAY_LIMIT) summary.next_after = last.id;
       }
+      // Each scan's replay commits on its own; the entry says what the whole request did.
+      if (actor)
+        await record(db, actor, {
+          action: 'kept_scans.replayed',
+          objectType: 'kept_scans',
+          objectId: null,
+          changes: { read: summary.read, applied: summary.applied, kept: summary.kept },
+        });
       return summary;
     },
   };

@@ -1,30 +1,25 @@
-import { and, desc, eq, gte, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { apiKeys, auditLog, members } from '../../base/db/schema.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 export type AuditEntry = Omit<typeof auditLog.$inferInsert, 'id'>;
 
-export async function appendAudit(db: Executor, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values(entry);
+/** One entry's insert; `actorName` may be a subquery (memberEmailOf, keyLabelOf) the statement answers. */
+export function auditInsert(entry: Omit<AuditEntry, 'actorName'> & { actorName: SQL | string }): SQL {
+  return sql`insert into ${auditLog} (account_id, at, actor_type, actor_id, actor_name, ip, user_agent, action, object_type, object_id, changes)
+    values (${entry.accountId}, ${entry.at.toISOString()}::timestamptz, ${entry.actorType}, ${entry.actorId ?? null},
+      ${entry.actorName}, ${entry.ip ?? null}, ${entry.userAgent ?? null}, ${entry.action}, ${entry.objectType},
+      ${entry.objectId ?? null}, ${entry.changes == null ? null : JSON.stringify(entry.changes)}::jsonb)`;
 }
 
-/** The name an actor is written down with: a member's e-mail, a key's prefix and name. */
-export async function memberEmail(db: Executor, accountId: string, memberId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ email: members.email })
-    .from(members)
-    .where(and(eq(members.accountId, accountId), eq(members.id, memberId)));
-  return row?.email;
-}
+/** A member's e-mail, the name they are written down with (a removed member's row stays, so it is found). */
+export const memberEmailOf = (accountId: string, memberId: string): SQL =>
+  sql`coalesce((select ${members.email} from ${members} where ${members.accountId} = ${accountId} and ${members.id} = ${memberId}), 'a removed member')`;
 
-export async function keyLabel(db: Executor, accountId: string, keyId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ prefix: apiKeys.prefix, name: apiKeys.name })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId)));
-  return row && `${row.prefix}…${row.name ? ` (${row.name})` : ''}`;
-}
+/** A key's prefix and name, as `dky_Q3v9XkP2… (Warehouse label printer)`. */
+export const keyLabelOf = (accountId: string, keyId: string): SQL =>
+  sql`coalesce((select ${apiKeys.prefix} || '…' || coalesce(' (' || ${apiKeys.name} || ')', '') from ${apiKeys} where ${apiKeys.accountId} = ${accountId} and ${apiKeys.id} = ${keyId}), 'an API key')`;
 
 export interface AuditFilter {
   actorId?: string;

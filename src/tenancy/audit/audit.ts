@@ -1,4 +1,5 @@
 import type { Clock } from '../../base/clock.js';
+import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import type { Actor } from '../../domain/access/permissions.js';
 import * as repo from './audit.repository.js';
@@ -15,49 +16,39 @@ export interface AuditEvent {
 export type RecordAudit = (tx: Executor, actor: Actor, event: AuditEvent) => Promise<void>;
 
 /**
- * Writes an entry of the audit log in the caller's transaction (issue 51), so a write and its entry
- * are kept or lost together. The actor is named as they are now: a member by e-mail, a key by its
- * prefix and name, else the account's own login or its access token.
+ * The entry as one insert statement, naming the actor as they are now (a member by e-mail, a key by
+ * its prefix and name, found by the statement itself), else the account's own login or its access
+ * token: a write that is one statement (a booking) carries its entry inside it.
  */
+export function auditStatement(actor: Actor, event: AuditEvent, at: Date): SQL {
+  const { accountId } = actor;
+  const who: Pick<repo.AuditEntry, 'actorType' | 'actorId'> & { actorName: SQL | string } = actor.memberId
+    ? { actorType: 'member', actorId: actor.memberId, actorName: repo.memberEmailOf(accountId, actor.memberId) }
+    : actor.keyId
+      ? { actorType: 'api_key', actorId: actor.keyId, actorName: repo.keyLabelOf(accountId, actor.keyId) }
+      : actor.via === 'system'
+        ? { actorType: 'system', actorId: null, actorName: actor.label ?? 'Dakiya' }
+        : actor.via === 'operator'
+          ? { actorType: 'operator', actorId: null, actorName: 'the operator (ADMIN_TOKEN)' }
+          : actor.via === 'access_token'
+            ? { actorType: 'access_token', actorId: null, actorName: "the account login's access token" }
+            : { actorType: 'account', actorId: null, actorName: 'the account login' };
+  return repo.auditInsert({
+    accountId,
+    at,
+    ...who,
+    ip: actor.ip ?? null,
+    userAgent: actor.userAgent ?? null,
+    action: event.action,
+    objectType: event.objectType,
+    objectId: event.objectId,
+    changes: event.changes ?? null,
+  });
+}
+
+/** Writes an entry of the audit log in the caller's transaction (issue 51), so a write and its entry are kept or lost together. */
 export function auditRecorder(clock: Clock): RecordAudit {
   return async (tx, actor, event) => {
-    const { accountId } = actor;
-    let actorType: string;
-    let actorId: string | null = null;
-    let actorName: string;
-    if (actor.memberId) {
-      actorType = 'member';
-      actorId = actor.memberId;
-      actorName = (await repo.memberEmail(tx, accountId, actor.memberId)) ?? 'a removed member';
-    } else if (actor.keyId) {
-      actorType = 'api_key';
-      actorId = actor.keyId;
-      actorName = (await repo.keyLabel(tx, accountId, actor.keyId)) ?? 'an API key';
-    } else if (actor.via === 'system') {
-      actorType = 'system';
-      actorName = actor.label ?? 'Dakiya';
-    } else if (actor.via === 'operator') {
-      actorType = 'operator';
-      actorName = 'the operator (ADMIN_TOKEN)';
-    } else if (actor.via === 'access_token') {
-      actorType = 'access_token';
-      actorName = "the account login's access token";
-    } else {
-      actorType = 'account';
-      actorName = 'the account login';
-    }
-    await repo.appendAudit(tx, {
-      accountId,
-      at: clock.now(),
-      actorType,
-      actorId,
-      actorName,
-      ip: actor.ip ?? null,
-      userAgent: actor.userAgent ?? null,
-      action: event.action,
-      objectType: event.objectType,
-      objectId: event.objectId,
-      changes: event.changes ?? null,
-    });
+    await tx.execute(auditStatement(actor, event, clock.now()));
   };
 }
