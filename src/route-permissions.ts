@@ -164,6 +164,8 @@ const param = (params: unknown, name = 'id'): string[] => strings((params as Rec
 const shipmentInPath: StoreReach = ({ params }) => ({ shipments: param(params) });
 const storeInPath: StoreReach = ({ params }) => ({ stores: param(params) });
 const booking: StoreReach = ({ body }) => ({ booksInto: { storeName: field(body, 'store_name') } });
+const requestInPath: StoreReach = ({ params }) => ({ returnRequests: param(params) });
+const refundInPath: StoreReach = ({ params }) => ({ refunds: param(params) });
 
 /**
  * How each account route keeps to a store-limited credential (issue 51; domain/access/store-reach.ts),
@@ -209,6 +211,18 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'POST /forward-order': booking,
   'POST /forward-order-orchestration': booking,
   'POST /forward-order-shipment': ({ body }) => ({ shipments: strings(field(body, 'shipment_id')) }),
+  'GET /return-requests': 'filtered',
+  'GET /return-requests/:id': requestInPath,
+  'GET /return-requests/:id/photos/:position': requestInPath,
+  'POST /return-requests': ({ body }) => ({ shipments: strings(field(body, 'shipment_id')) }),
+  'POST /return-requests/:id/approve': requestInPath,
+  'POST /return-requests/:id/reject': requestInPath,
+  'GET /refunds': 'filtered',
+  'GET /refunds/:id': refundInPath,
+  'GET /refunds/:id/payee': refundInPath,
+  'POST /refunds/:id/initiate': refundInPath,
+  'POST /refunds/:id/complete': refundInPath,
+  'POST /refunds/:id/fail': refundInPath,
 };
 
 export const STORE_REACH: ReadonlyMap<string, StoreReach> = new Map(Object.entries(STORE_TABLE));

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../http/permission-guard.js';
 import { answer } from '../http/answer.js';
 import { errorResponses } from '../http/errors.js';
 import {
@@ -53,7 +54,7 @@ export function courierConnectionsRoutes(
           response: { 200: answer(CredentialsEnvelope, 'Stored.'), ...errorResponses(400, 401, 404, 413, 415, 422) },
         },
       },
-      async (request) => ({ data: await credentials.set(request.accountId, request.params.connector, request.body) }),
+      async (request) => ({ data: await credentials.set(actorOf(request), request.params.connector, request.body) }),
     );
 
     app.delete(
@@ -71,7 +72,7 @@ export function courierConnectionsRoutes(
           },
         },
       },
-      async (request) => ({ data: await credentials.remove(request.accountId, request.params.connector) }),
+      async (request) => ({ data: await credentials.remove(actorOf(request), request.params.connector) }),
     );
   };
 }

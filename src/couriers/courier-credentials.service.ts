@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Actor } from '../domain/access/permissions.js';
+import { auditRecorder } from '../tenancy/audit/audit.js';
 import type { Clock } from '../base/clock.js';
 import type { Db } from '../base/db/client.js';
 import { type SecretBox, SecretBoxError } from '../base/secret-box.js';
@@ -81,6 +83,7 @@ type Held = { updatedAt: number; credentials: AccountCredentials } | { updatedAt
  * would wait for that transaction to end.
  */
 export function createCourierCredentials({ db, clock, box, settings, health, build }: CredentialsDeps) {
+  const record = auditRecorder(clock);
   const held = new Map<string, Held>();
   const connectors = new Map<string, { fingerprint: string; connector: Connector }>();
   let timer: NodeJS.Timeout | undefined;
@@ -146,7 +149,8 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
     stop: () => clearInterval(timer),
 
     /** Seals and stores an account's credentials for a courier API, each field required and none shown again. */
-    async set(accountId: string, connectorName: string, body: Record<string, unknown>) {
+    async set(actor: Actor, connectorName: string, body: Record<string, unknown>) {
+      const { accountId } = actor;
       const connector = requireConnector(connectorName);
       const fields = ACCOUNT_CREDENTIAL_FIELDS[connector];
       const problems: { field: string; message: string }[] = fields.flatMap((field) => {
@@ -175,21 +179,38 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
       const stored = [...fields, ...given];
       const credentials = Object.fromEntries(stored.map((field) => [field, (body[field] as string).trim()]));
       const updatedAt = clock.now();
-      await repo.saveCredentials(db, accountId, {
-        connector,
-        sealed: box.seal(JSON.stringify(credentials)),
-        fields: stored,
-        updatedAt,
+      await db.transaction(async (tx) => {
+        await repo.saveCredentials(tx, accountId, {
+          connector,
+          sealed: box.seal(JSON.stringify(credentials)),
+          fields: stored,
+          updatedAt,
+        });
+        // Which fields were set, never their values.
+        await record(tx, actor, {
+          action: 'courier_credentials.set',
+          objectType: 'courier_connection',
+          objectId: connector,
+          changes: { fields: stored },
+        });
       });
       held.set(`${accountId}:${connector}`, { updatedAt: updatedAt.getTime(), credentials });
       return { connector, credentials: 'account' as const, fields: stored, updated_at: updatedAt.toISOString() };
     },
 
     /** Forgets them: the account books on the server's credentials again. */
-    async remove(accountId: string, connectorName: string) {
+    async remove(actor: Actor, connectorName: string) {
+      const { accountId } = actor;
       const connector = requireConnector(connectorName);
-      if (!(await repo.deleteCredentials(db, accountId, connector)))
-        throw COURIER_ERRORS.courier_credentials_not_found.error(`No ${connector} credentials of yours are stored`);
+      await db.transaction(async (tx) => {
+        if (!(await repo.deleteCredentials(tx, accountId, connector)))
+          throw COURIER_ERRORS.courier_credentials_not_found.error(`No ${connector} credentials of yours are stored`);
+        await record(tx, actor, {
+          action: 'courier_credentials.removed',
+          objectType: 'courier_connection',
+          objectId: connector,
+        });
+      });
       held.delete(`${accountId}:${connector}`);
       return { connector, credentials: 'configured' as const };
     },

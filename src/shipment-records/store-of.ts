@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
-import { orders, shipments, stores } from '../base/db/schema.js';
+import { orders, refunds, returnRequests, shipments, stores } from '../base/db/schema.js';
 import type { FoundObject, LocateStores, NamedObjects } from '../domain/access/store-reach.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,6 +40,18 @@ export function storeLocator(db: Executor): LocateStores {
         .from(orders)
         .where(and(eq(orders.accountId, accountId), inArray(orders.merchantOrderId, orderIds)));
       for (const row of rows) found.push({ named: row.merchantOrderId, kind: 'order', storeId: row.storeId });
+    }
+    for (const [kind, table, ids] of [
+      ['return_request', returnRequests, named.returnRequests],
+      ['refund', refunds, named.refunds],
+    ] as const) {
+      const wanted = [...new Set(ids ?? [])].filter((id) => UUID.test(id));
+      if (wanted.length === 0) continue;
+      const rows = await db
+        .select({ id: table.id, storeId: table.storeId })
+        .from(table)
+        .where(and(eq(table.accountId, accountId), inArray(table.id, wanted)));
+      for (const row of rows) found.push({ named: row.id, kind, storeId: row.storeId });
     }
     for (const id of new Set(named.stores ?? []))
       found.push({ named: id, kind: 'store', storeId: UUID.test(id) ? id.toLowerCase() : null });

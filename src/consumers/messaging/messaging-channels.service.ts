@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Db } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import { OutboundRefused, resolveTarget, UnresolvedHost } from '../../base/outbound/outbound-url.js';
@@ -39,6 +41,7 @@ const SETTING_FIELDS: Record<ChannelName, readonly string[]> = {
 };
 
 export function createMessagingChannelsService({ db, clock, box, send, publicBaseUrl }: Deps) {
+  const record = auditRecorder(clock);
   function channelView(name: ChannelName, row: repo.ChannelRow | undefined, accountId: string): ChannelView {
     const settings = Object.fromEntries(SETTING_FIELDS[name].map((field) => [field, row?.settings[field] ?? null]));
     const secrets = row ? secretsOf(box, row) : {};
@@ -74,7 +77,8 @@ export function createMessagingChannelsService({ db, clock, box, send, publicBas
     },
 
     /** Sets one channel: fields left out keep their value; a secret is replaced only when sent. Enabling needs what sending needs. */
-    async setChannel(accountId: string, name: ChannelName, body: Record<string, unknown>): Promise<ChannelView> {
+    async setChannel(actor: Actor, name: ChannelName, body: Record<string, unknown>): Promise<ChannelView> {
+      const { accountId } = actor;
       const foreign = Object.keys(body).filter(
         (key) => key !== 'enabled' && !SETTING_FIELDS[name].includes(key) && !SECRET_FIELDS[name].includes(key),
       );
@@ -116,6 +120,13 @@ export function createMessagingChannelsService({ db, clock, box, send, publicBas
           );
         }
         await repo.saveChannel(tx, accountId, row);
+        // Which fields were sent, never their values (tokens and keys among them).
+        await record(tx, actor, {
+          action: 'messaging_channel.set',
+          objectType: 'messaging_channel',
+          objectId: name,
+          changes: { fields: Object.keys(body).sort(), enabled: row.enabled },
+        });
         return channelView(name, { ...row, accountId, createdAt: current?.createdAt ?? now }, accountId);
       });
     },

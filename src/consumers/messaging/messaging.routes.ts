@@ -78,7 +78,7 @@ export function messagingRoutes(
       },
       async (request) => ({
         data: await channels.setChannel(
-          request.accountId,
+          actorOf(request),
           request.params.channel as ChannelName,
           request.body as Record<string, unknown>,
         ),
@@ -108,7 +108,7 @@ export function messagingRoutes(
           response: { 200: answer(PolicyEnvelope, 'The policy as stored.'), ...errorResponses(400, 401, 413, 415) },
         },
       },
-      async (request) => ({ data: await messaging.setPolicy(request.accountId, request.body) }),
+      async (request) => ({ data: await messaging.setPolicy(actorOf(request), request.body) }),
     );
     app.get(
       '/shipments/:id/confirmation',

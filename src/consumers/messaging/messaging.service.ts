@@ -118,22 +118,31 @@ export function createMessagingService({
     },
 
     /** Sets the policy; fields left out keep their value (the defaults the first time). */
-    async setPolicy(accountId: string, body: PolicyBody) {
+    async setPolicy(actor: Actor, body: PolicyBody) {
+      const { accountId } = actor;
       const current = (await repo.policyOf(db, accountId)) ?? DEFAULT_POLICY;
-      await repo.savePolicy(db, accountId, {
-        mode: body.mode,
-        minValuePaise: body.min_value === undefined ? current.minValuePaise : Math.round(body.min_value * 100),
-        riskLevels: body.risk_levels ?? current.riskLevels,
-        channels: body.channels ?? current.channels,
-        language: body.language ?? current.language,
-        windowMinutes: body.window_minutes ?? current.windowMinutes,
-        holdUnconfirmed: body.hold_unconfirmed ?? current.holdUnconfirmed,
-        paymentLinkTemplate:
-          body.payment_link_template === undefined
-            ? current.paymentLinkTemplate
-            : (body.payment_link_template as string | null),
-        addressUpdateFor: body.address_update_for ?? current.addressUpdateFor,
-        updatedAt: clock.now(),
+      await db.transaction(async (tx) => {
+        await record(tx, actor, {
+          action: 'confirmation_policy.set',
+          objectType: 'confirmation_policy',
+          objectId: null,
+          changes: { fields: Object.keys(body).sort() },
+        });
+        await repo.savePolicy(tx, accountId, {
+          mode: body.mode,
+          minValuePaise: body.min_value === undefined ? current.minValuePaise : Math.round(body.min_value * 100),
+          riskLevels: body.risk_levels ?? current.riskLevels,
+          channels: body.channels ?? current.channels,
+          language: body.language ?? current.language,
+          windowMinutes: body.window_minutes ?? current.windowMinutes,
+          holdUnconfirmed: body.hold_unconfirmed ?? current.holdUnconfirmed,
+          paymentLinkTemplate:
+            body.payment_link_template === undefined
+              ? current.paymentLinkTemplate
+              : (body.payment_link_template as string | null),
+          addressUpdateFor: body.address_update_for ?? current.addressUpdateFor,
+          updatedAt: clock.now(),
+        });
       });
       return this.policy(accountId);
     },

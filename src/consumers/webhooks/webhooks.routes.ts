@@ -1,4 +1,5 @@
 import { answer } from '../../http/answer.js';
+import { actorOf } from '../../http/permission-guard.js';
 import { WEBHOOK_ERRORS } from './webhooks.errors.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/errors.js';
@@ -50,8 +51,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           },
         },
       },
-      async (request, reply) =>
-        reply.status(201).send({ data: await webhooks.create(request.accountId, request.body) }),
+      async (request, reply) => reply.status(201).send({ data: await webhooks.create(actorOf(request), request.body) }),
     );
 
     app.get(
@@ -100,7 +100,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           },
         },
       },
-      async (request) => ({ data: await webhooks.update(request.accountId, request.params.id, request.body) }),
+      async (request) => ({ data: await webhooks.update(actorOf(request), request.params.id, request.body) }),
     );
 
     app.delete(
@@ -118,7 +118,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
         },
       },
       async (request) => {
-        await webhooks.remove(request.accountId, request.params.id);
+        await webhooks.remove(actorOf(request), request.params.id);
         return { data: { id: request.params.id, deleted: true as const } };
       },
     );
@@ -138,7 +138,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           },
         },
       },
-      async (request) => ({ data: await webhooks.rotateSecret(request.accountId, request.params.id) }),
+      async (request) => ({ data: await webhooks.rotateSecret(actorOf(request), request.params.id) }),
     );
 
     app.post(
@@ -161,7 +161,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
         },
       },
       async (request, reply) =>
-        reply.status(202).send({ data: await webhooks.sendTest(request.accountId, request.params.id) }),
+        reply.status(202).send({ data: await webhooks.sendTest(actorOf(request), request.params.id) }),
     );
 
     app.get(
@@ -206,7 +206,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
       async (request, reply) =>
         reply
           .status(202)
-          .send({ data: await webhooks.redeliver(request.accountId, request.params.id, request.params.delivery_id) }),
+          .send({ data: await webhooks.redeliver(actorOf(request), request.params.id, request.params.delivery_id) }),
     );
   };
 }

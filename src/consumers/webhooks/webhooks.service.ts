@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { urlForLog } from '../../http/log-privacy.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import {
@@ -142,24 +145,36 @@ export function createWebhooksService({
     );
   }
 
+  const record = auditRecorder(clock);
   return {
     async create(
-      accountId: string,
+      actor: Actor,
       input: Required<Pick<Input, 'url' | 'events'>> & Omit<Input, 'url' | 'events' | 'status'>,
     ) {
+      const { accountId } = actor;
       const format = formatSettings(input, undefined);
       const warnings = await checkUrl(input.url);
       const now = clock.now();
       // The fan-out's cursor was made with the database: it owes the endpoint every event from now
       // on, even those recorded before any worker first runs (WEBHOOK_WORKER=false, `npm run worker` later).
-      const row = await repo.insertEndpoint(db, accountId, {
-        url: input.url,
-        ...format,
-        description: input.description ?? null,
-        status: 'enabled',
-        secret: newSecret(),
-        createdAt: now,
-        updatedAt: now,
+      const row = await db.transaction(async (tx) => {
+        const made = await repo.insertEndpoint(tx, accountId, {
+          url: input.url,
+          ...format,
+          description: input.description ?? null,
+          status: 'enabled',
+          secret: newSecret(),
+          createdAt: now,
+          updatedAt: now,
+        });
+        // The URL as logs show it: a token in its query is not written down.
+        await record(tx, actor, {
+          action: 'webhook.created',
+          objectType: 'webhook_endpoint',
+          objectId: made.id,
+          changes: { url: urlForLog(made.url), events: input.events, format: made.format },
+        });
+        return made;
       });
       return { ...withSecret(row), refused_reason: null, ...(warnings.length > 0 && { warnings }) };
     },
@@ -169,7 +184,8 @@ export function createWebhooksService({
     get: async (accountId: string, id: string) => judged(await requireEndpoint(accountId, id)),
 
     /** Partial update; `status: "enabled"` re-enables a disabled endpoint and forgets its failures. */
-    async update(accountId: string, id: string, input: Input) {
+    async update(actor: Actor, id: string, input: Input) {
+      const { accountId } = actor;
       if (Object.values(input).every((v) => v === undefined)) {
         throw invalid('Send at least one of url, events, description, format, api_key, api_key_header or status');
       }
@@ -189,29 +205,47 @@ export function createWebhooksService({
           updatedAt: now,
         });
         if (status === 'disabled') await repo.failPending(tx, accountId, id, now);
+        // By name only: api_key is a secret, and a URL may carry one.
+        const fields = Object.keys(input).filter((field) => input[field as keyof Input] !== undefined);
+        await record(tx, actor, {
+          action: 'webhook.changed',
+          objectType: 'webhook_endpoint',
+          objectId: id,
+          changes: { fields: fields.sort(), status },
+        });
         return updated!;
       });
       return { ...(await judged(updated)), ...(warnings.length > 0 && { warnings }) };
     },
 
     /** Deletes the endpoint (404 from then on); its pending deliveries are given up. */
-    async remove(accountId: string, id: string) {
+    async remove(actor: Actor, id: string) {
+      const { accountId } = actor;
       const now = clock.now();
       await db.transaction(async (tx) => {
         const removed = await repo.updateEndpoint(tx, accountId, id, { deletedAt: now, updatedAt: now });
         if (!removed) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
         await repo.failPending(tx, accountId, id, now);
+        await record(tx, actor, { action: 'webhook.deleted', objectType: 'webhook_endpoint', objectId: id });
       });
     },
 
-    async rotateSecret(accountId: string, id: string) {
-      const updated = await repo.updateEndpoint(db, accountId, id, { secret: newSecret(), updatedAt: clock.now() });
-      if (!updated) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
+    async rotateSecret(actor: Actor, id: string) {
+      const updated = await db.transaction(async (tx) => {
+        const rotated = await repo.updateEndpoint(tx, actor.accountId, id, {
+          secret: newSecret(),
+          updatedAt: clock.now(),
+        });
+        if (!rotated) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
+        await record(tx, actor, { action: 'webhook.secret_rotated', objectType: 'webhook_endpoint', objectId: id });
+        return rotated;
+      });
       return { ...withSecret(updated), refused_reason: await refusalOf(updated.url, rules) };
     },
 
     /** Queues a webhook.test event for this endpoint alone; the answer is the delivery to follow. */
-    async sendTest(accountId: string, id: string) {
+    async sendTest(actor: Actor, id: string) {
+      const { accountId } = actor;
       const now = clock.now();
       const delivery = await db.transaction(async (tx) => {
         const endpoint = await repo.findEndpoint(tx, accountId, id, true);
@@ -228,6 +262,7 @@ export function createWebhooksService({
           data: { webhook: endpointView(endpoint), message: 'A test event from Dakiya' },
           createdAt: now,
         });
+        await record(tx, actor, { action: 'webhook.test_sent', objectType: 'webhook_endpoint', objectId: id });
         return repo.insertDelivery(tx, accountId, id, event.id, deliveryClock.now());
       });
       wake();
@@ -252,7 +287,8 @@ export function createWebhooksService({
     },
 
     /** Sends the delivery's event again, as a new delivery with a fresh retry schedule and the same webhook-id. */
-    async redeliver(accountId: string, id: string, deliveryId: string) {
+    async redeliver(actor: Actor, id: string, deliveryId: string) {
+      const { accountId } = actor;
       const delivery = await db.transaction(async (tx) => {
         const endpoint = await repo.findEndpoint(tx, accountId, id, true);
         if (!endpoint) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
@@ -268,6 +304,12 @@ export function createWebhooksService({
             `${event.type} has no form in Velocity's webhook format, which this endpoint now receives: it cannot be sent to it again`,
           ]);
         }
+        await record(tx, actor, {
+          action: 'webhook.redelivered',
+          objectType: 'webhook_endpoint',
+          objectId: id,
+          changes: { delivery_id: deliveryId, event_type: event?.type ?? null },
+        });
         return repo.insertDelivery(tx, accountId, id, original.eventId, deliveryClock.now());
       });
       wake();

@@ -74,6 +74,9 @@ export const systemActor = (accountId: string, label: string): Actor => ({
   label,
 });
 
+/** The server's operator (ADMIN_TOKEN) acting on an account: an import it makes for the account, say. */
+export const operatorFor = (accountId: string): Actor => ({ accountId, scopes: null, memberId: null, via: 'operator' });
+
 /**
  * What a credential limited to `scopes` holds when its holder is limited to `limit`: the two at
  * once (null: no limit). Permissions and stores alike.

@@ -10,6 +10,9 @@ export interface NamedObjects {
   orders?: readonly string[];
   /** Stores, by id. */
   stores?: readonly string[];
+  /** Buyers' return requests and refunds, by id. */
+  returnRequests?: readonly string[];
+  refunds?: readonly string[];
   /** A new order's store, by name (store_name): a limited credential books only into its own. */
   booksInto?: { storeName: unknown };
 }
@@ -25,7 +28,7 @@ export type StoreReach = 'account' | 'filtered' | ((request: { params: unknown; 
 /** An object the request named, found: what it was called in the request and the store it belongs to. */
 export interface FoundObject {
   named: string;
-  kind: 'shipment' | 'order' | 'store';
+  kind: 'shipment' | 'order' | 'store' | 'return_request' | 'refund';
   storeId: string | null;
 }
 

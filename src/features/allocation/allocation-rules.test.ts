@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { asAccount } from '../../../test/kit/actors.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PUSH_RATES } from '../../../test/app.js';
 import { BLUEDART_AIR, DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -59,7 +60,7 @@ const rule = (name: string, over: Partial<RuleInput> = {}): RuleInput => ({
 describe('reading a rule', () => {
   it('normalises zones, states, store names and payment methods, drops repeats, and keeps money in paise', async () => {
     const id = await account();
-    const { data, warnings } = await allocation.create(id, {
+    const { data, warnings } = await allocation.create(asAccount(id), {
       name: '  Metro COD  ',
       priority: 5,
       strategy: 'priority',
@@ -111,7 +112,7 @@ describe('reading a rule', () => {
       weightMaxGrams: 1000,
     });
     ctx.clock.set('2026-11-21T10:00:00.000Z');
-    const replaced = await allocation.replace(id, data.id, rule('Renamed', { active: false }));
+    const replaced = await allocation.replace(asAccount(id), data.id, rule('Renamed', { active: false }));
     expect(replaced.data).toMatchObject({
       name: 'Renamed',
       active: false,
@@ -180,7 +181,7 @@ describe('reading a rule', () => {
     ],
   ])('refuses %s, naming each field, and writes nothing', async (_name, over, details) => {
     const id = await account();
-    await expect(allocation.create(id, rule('Bad', over))).rejects.toMatchObject({
+    await expect(allocation.create(asAccount(id), rule('Bad', over))).rejects.toMatchObject({
       code: 'invalid_request',
       kind: 'invalid',
       messages: details.map((d) => d.message),
@@ -192,13 +193,13 @@ describe('reading a rule', () => {
   it("answers another account's rule as unknown, to read, replace and delete", async () => {
     const id = await account();
     const other = await account();
-    const { data } = await allocation.create(id, rule('Mine'));
+    const { data } = await allocation.create(asAccount(id), rule('Mine'));
     const notFound = { code: 'allocation_rule_not_found', kind: 'not_found', messages: ['Allocation rule not found'] };
     await expect(allocation.get(other, data.id)).rejects.toMatchObject(notFound);
-    await expect(allocation.replace(other, data.id, rule('Theirs'))).rejects.toMatchObject(notFound);
-    await expect(allocation.remove(other, data.id)).rejects.toMatchObject(notFound);
+    await expect(allocation.replace(asAccount(other), data.id, rule('Theirs'))).rejects.toMatchObject(notFound);
+    await expect(allocation.remove(asAccount(other), data.id)).rejects.toMatchObject(notFound);
     expect((await allocation.get(id, data.id)).data.name).toBe('Mine');
-    expect((await allocation.remove(id, data.id)).data.id).toBe(data.id);
+    expect((await allocation.remove(asAccount(id), data.id)).data.id).toBe(data.id);
     await expect(allocation.get(id, data.id)).rejects.toMatchObject(notFound);
   });
 });
@@ -258,7 +259,7 @@ describe('the allocator', () => {
     ],
   ])('a matching rule, %s', async (_name, over, carrier, reason) => {
     const id = await account();
-    const { data } = await allocation.create(id, rule('The rule', over));
+    const { data } = await allocation.create(asAccount(id), rule('The rule', over));
     const chosen = await choose(id);
     expect(chosen).toMatchObject({
       carrier,
@@ -273,10 +274,13 @@ describe('the allocator', () => {
 
   it('tries active rules lowest priority first; a matching rule that cannot carry is named, one that does not match is not', async () => {
     const id = await account();
-    await allocation.create(id, rule('Inactive', { priority: 1, active: false, strategy: 'fastest' }));
-    await allocation.create(id, rule('Prepaid only', { priority: 2, conditions: { payment_methods: ['prepaid'] } }));
-    await allocation.create(id, rule('DTDC', { priority: 3, carrier_ids: ['CARDTDCSTD001'] }));
-    const { data: later } = await allocation.create(id, rule('Air', { priority: 4, strategy: 'fastest' }));
+    await allocation.create(asAccount(id), rule('Inactive', { priority: 1, active: false, strategy: 'fastest' }));
+    await allocation.create(
+      asAccount(id),
+      rule('Prepaid only', { priority: 2, conditions: { payment_methods: ['prepaid'] } }),
+    );
+    await allocation.create(asAccount(id), rule('DTDC', { priority: 3, carrier_ids: ['CARDTDCSTD001'] }));
+    const { data: later } = await allocation.create(asAccount(id), rule('Air', { priority: 4, strategy: 'fastest' }));
     expect(await choose(id)).toMatchObject({
       carrier: BLUEDART_AIR,
       ruleId: later.id,
@@ -288,8 +292,8 @@ describe('the allocator', () => {
 
   it('with rules none of which match, the cheapest, saying so', async () => {
     const id = await account();
-    await allocation.create(id, rule('Heavy', { conditions: { weight_min_grams: 5000 } }));
-    await allocation.create(id, rule('Zone A', { conditions: { zones: ['A'] } }));
+    await allocation.create(asAccount(id), rule('Heavy', { conditions: { weight_min_grams: 5000 } }));
+    await allocation.create(asAccount(id), rule('Zone A', { conditions: { zones: ['A'] } }));
     expect(await choose(id)).toMatchObject({
       carrier: SHADOWFAX,
       ruleId: null,
@@ -300,11 +304,15 @@ describe('the allocator', () => {
   it('a change made through the service takes effect at once, and a removed rule no longer chooses', async () => {
     const id = await account();
     expect((await choose(id))!.carrier).toBe(SHADOWFAX);
-    const { data } = await allocation.create(id, rule('Air', { strategy: 'fastest' }));
+    const { data } = await allocation.create(asAccount(id), rule('Air', { strategy: 'fastest' }));
     expect((await choose(id))!.carrier).toBe(BLUEDART_AIR);
-    await allocation.replace(id, data.id, rule('Air', { strategy: 'priority', carrier_ids: [DELHIVERY_SURFACE] }));
+    await allocation.replace(
+      asAccount(id),
+      data.id,
+      rule('Air', { strategy: 'priority', carrier_ids: [DELHIVERY_SURFACE] }),
+    );
     expect((await choose(id))!.carrier).toBe(DELHIVERY_SURFACE);
-    await allocation.remove(id, data.id);
+    await allocation.remove(asAccount(id), data.id);
     expect((await choose(id))!.rule).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import {
@@ -57,7 +58,7 @@ export function allocationRoutes(allocation: AllocationService): FastifyPluginAs
           },
         },
       },
-      async (request, reply) => reply.status(201).send(await allocation.create(request.accountId, request.body)),
+      async (request, reply) => reply.status(201).send(await allocation.create(actorOf(request), request.body)),
     );
 
     app.get(
@@ -90,7 +91,7 @@ export function allocationRoutes(allocation: AllocationService): FastifyPluginAs
           },
         },
       },
-      async (request) => allocation.replace(request.accountId, request.params.id, request.body),
+      async (request) => allocation.replace(actorOf(request), request.params.id, request.body),
     );
 
     app.delete(
@@ -108,7 +109,7 @@ export function allocationRoutes(allocation: AllocationService): FastifyPluginAs
           },
         },
       },
-      async (request) => allocation.remove(request.accountId, request.params.id),
+      async (request) => allocation.remove(actorOf(request), request.params.id),
     );
   };
 }

@@ -1,4 +1,6 @@
 import { paymentMethodOf } from '../../domain/rates/engine.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import {
@@ -190,6 +192,7 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
     },
   };
 
+  const record = auditRecorder(clock);
   return {
     allocator,
 
@@ -204,21 +207,51 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
       return { data: toRuleView(row) };
     },
 
-    async create(accountId: string, body: RuleInput) {
+    async create(actor: Actor, body: RuleInput) {
+      const { accountId } = actor;
       const now = clock.now();
-      const row = await repo.insertRule(db, accountId, { ...readRule(body), createdAt: now, updatedAt: now });
+      const row = await db.transaction(async (tx) => {
+        const made = await repo.insertRule(tx, accountId, { ...readRule(body), createdAt: now, updatedAt: now });
+        await record(tx, actor, {
+          action: 'allocation_rule.created',
+          objectType: 'allocation_rule',
+          objectId: made.id,
+          changes: { name: made.name },
+        });
+        return made;
+      });
       return saved(accountId, row);
     },
 
-    async replace(accountId: string, id: string, body: RuleInput) {
-      const row = await repo.updateRule(db, accountId, id, { ...readRule(body), updatedAt: clock.now() });
-      if (!row) throw ALLOCATION_ERRORS.allocation_rule_not_found.error('Allocation rule not found');
+    async replace(actor: Actor, id: string, body: RuleInput) {
+      const { accountId } = actor;
+      const row = await db.transaction(async (tx) => {
+        const changed = await repo.updateRule(tx, accountId, id, { ...readRule(body), updatedAt: clock.now() });
+        if (!changed) throw ALLOCATION_ERRORS.allocation_rule_not_found.error('Allocation rule not found');
+        await record(tx, actor, {
+          action: 'allocation_rule.changed',
+          objectType: 'allocation_rule',
+          objectId: id,
+          changes: { name: changed.name },
+        });
+        return changed;
+      });
       return saved(accountId, row);
     },
 
-    async remove(accountId: string, id: string) {
-      const row = await repo.deleteRule(db, accountId, id);
-      if (!row) throw ALLOCATION_ERRORS.allocation_rule_not_found.error('Allocation rule not found');
+    async remove(actor: Actor, id: string) {
+      const { accountId } = actor;
+      const row = await db.transaction(async (tx) => {
+        const deleted = await repo.deleteRule(tx, accountId, id);
+        if (!deleted) throw ALLOCATION_ERRORS.allocation_rule_not_found.error('Allocation rule not found');
+        await record(tx, actor, {
+          action: 'allocation_rule.deleted',
+          objectType: 'allocation_rule',
+          objectId: id,
+          changes: { name: deleted.name },
+        });
+        return deleted;
+      });
       cache.delete(accountId);
       return { data: toRuleView(row) };
     },

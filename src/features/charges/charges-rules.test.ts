@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { asAccount } from '../../../test/kit/actors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, V1 } from '../../../test/kit/http.js';
 import { png } from '../../../test/kit/images.js';
@@ -61,9 +62,9 @@ type Step = 'accept' | 'dispute' | 'won' | 'lost';
 const run = (step: Step, accountId: string, id: string) => {
   switch (step) {
     case 'accept':
-      return disputes.accept(accountId, id);
+      return disputes.accept(asAccount(accountId), id);
     case 'dispute':
-      return disputes.dispute(accountId, id, { comment: 'Packed at 480 g', images: [PHOTO] });
+      return disputes.dispute(asAccount(accountId), id, { comment: 'Packed at 480 g', images: [PHOTO] });
     default:
       return disputes.resolve(accountId, id, step, undefined);
   }
@@ -125,7 +126,7 @@ describe('which state allows which step', () => {
   it('records who settled and when, and the trimmed verdict (a blank one is none)', async () => {
     const a = await discrepancy();
     ctx.clock.set('2026-11-21T08:00:00.000Z');
-    expect(await disputes.accept(a.accountId, a.id)).toMatchObject({
+    expect(await disputes.accept(asAccount(a.accountId), a.id)).toMatchObject({
       state: 'accepted',
       settled_by: 'merchant',
       settled_at: '2026-11-21T08:00:00.000Z',
@@ -133,7 +134,9 @@ describe('which state allows which step', () => {
     });
     const b = await discrepancy();
     ctx.clock.set('2026-11-21T09:00:00.000Z');
-    expect(await disputes.dispute(b.accountId, b.id, { comment: '  Packed at 480 g  ', images: PHOTO })).toMatchObject({
+    expect(
+      await disputes.dispute(asAccount(b.accountId), b.id, { comment: '  Packed at 480 g  ', images: PHOTO }),
+    ).toMatchObject({
       state: 'disputed',
       comment: 'Packed at 480 g',
       disputed_at: '2026-11-21T09:00:00.000Z',
@@ -148,7 +151,7 @@ describe('which state allows which step', () => {
       resolution: 'Courier re-weighed: 0.5 kg',
     });
     const c = await discrepancy();
-    await disputes.dispute(c.accountId, c.id, { comment: 'x', images: [PHOTO] });
+    await disputes.dispute(asAccount(c.accountId), c.id, { comment: 'x', images: [PHOTO] });
     expect((await disputes.resolve(c.accountId, c.id, 'lost', '   ')).resolution).toBeNull();
   });
 
@@ -181,7 +184,10 @@ describe('the dispute window', () => {
   it('the merchant may still accept after the window, before the sweep does', async () => {
     const { accountId, id } = await discrepancy();
     ctx.clock.set(new Date(Date.parse(OPENED) + 30 * DAY).toISOString());
-    expect(await disputes.accept(accountId, id)).toMatchObject({ state: 'accepted', settled_by: 'merchant' });
+    expect(await disputes.accept(asAccount(accountId), id)).toMatchObject({
+      state: 'accepted',
+      settled_by: 'merchant',
+    });
   });
 
   it('the sweep accepts an open discrepancy once its window has run out, as the window, and leaves a disputed one', async () => {
@@ -232,7 +238,7 @@ describe("a dispute's evidence", () => {
     ],
   ])('refuses %s, and the discrepancy stays open', async (_name, input, details) => {
     const { accountId, id } = await discrepancy();
-    await expect(disputes.dispute(accountId, id, input)).rejects.toMatchObject({
+    await expect(disputes.dispute(asAccount(accountId), id, input)).rejects.toMatchObject({
       code: 'dispute_evidence_invalid',
       kind: 'unprocessable',
       messages: details.map((d) => d.message),

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { actorOf } from '../../http/permission-guard.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -198,7 +199,7 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
           },
         },
       },
-      async (request) => ({ data: await disputes.accept(request.accountId, request.params.id) }),
+      async (request) => ({ data: await disputes.accept(actorOf(request), request.params.id) }),
     );
 
     app.post(
@@ -243,7 +244,7 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
           },
         },
       },
-      async (request) => ({ data: await disputes.dispute(request.accountId, request.params.id, request.body) }),
+      async (request) => ({ data: await disputes.dispute(actorOf(request), request.params.id, request.body) }),
     );
   };
 }

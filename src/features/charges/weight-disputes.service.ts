@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { type Actor, operatorFor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { DiscrepancyState } from '../../domain/charges.js';
@@ -51,6 +53,7 @@ export interface ImportOutcome {
 export type WeightDisputesService = ReturnType<typeof createWeightDisputesService>;
 
 export function createWeightDisputesService({ db, clock, catalogue, events, windowDays }: WeightDisputesDeps) {
+  const audit = auditRecorder(clock);
   const record = async (tx: Tx, row: repo.DiscrepancyRow, type: EventType, at: Date) => {
     const evidence = await repo.evidenceOf(tx, row.accountId, [row.id]);
     await events.shipment(
@@ -92,7 +95,8 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
      * applied, every bad one reported with its line (the first MAX_LISTED_PROBLEMS, and their
      * count). A discrepancy is one per shipment, so a file sent again finds its rows already there.
      */
-    async applyReport(accountId: string, report: WeightReport, on: Db): Promise<ImportOutcome> {
+    async applyReport(actor: Actor, report: WeightReport, on: Db): Promise<ImportOutcome> {
+      const { accountId } = actor;
       const now = clock.now();
       const errors = new ProblemList<RowProblem>();
       errors.addAll(report.problems, report.problemCount);
@@ -182,13 +186,20 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
             extra_charge: row.extraPaise / 100,
           });
         }
+        await audit(tx, actor, {
+          action: 'weight_report.imported',
+          objectType: 'weight_report',
+          objectId: null,
+          changes: { rows: outcome.rows, opened: inserted.length },
+        });
       });
       outcome.errors = errors.listed();
       outcome.error_count = errors.count;
       return outcome;
     },
 
-    async accept(accountId: string, id: string) {
+    async accept(actor: Actor, id: string) {
+      const { accountId } = actor;
       return db.transaction(async (tx) => {
         const row = await loadLocked(tx, accountId, id);
         if (row.state !== 'open')
@@ -202,12 +213,18 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
           settledAt: now,
         });
         await record(tx, updated, 'shipment.weight_discrepancy_accepted', now);
+        await audit(tx, actor, {
+          action: 'weight_discrepancy.accepted',
+          objectType: 'weight_discrepancy',
+          objectId: id,
+        });
         return view(accountId, updated, tx);
       });
     },
 
     /** Images arrive base64-encoded (JSON, or the multipart reader's copy of each file). */
-    async dispute(accountId: string, id: string, input: { comment: string; images: string | string[] }) {
+    async dispute(actor: Actor, id: string, input: { comment: string; images: string | string[] }) {
+      const { accountId } = actor;
       const encoded = Array.isArray(input.images) ? input.images : [input.images];
       if (encoded.length === 0 || encoded.length > EVIDENCE_MAX_IMAGES) {
         throw CHARGE_ERRORS.dispute_evidence_invalid.error(
@@ -246,6 +263,12 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
           disputedAt: now,
         });
         await record(tx, updated, 'shipment.weight_discrepancy_disputed', now);
+        await audit(tx, actor, {
+          action: 'weight_discrepancy.disputed',
+          objectType: 'weight_discrepancy',
+          objectId: id,
+          changes: { comment, images: images.length },
+        });
         return view(accountId, updated, tx);
       });
     },
@@ -266,6 +289,12 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
           resolution: resolution?.trim() || null,
         });
         await record(tx, updated, 'shipment.weight_discrepancy_resolved', now);
+        await audit(tx, operatorFor(accountId), {
+          action: 'weight_discrepancy.resolved',
+          objectType: 'weight_discrepancy',
+          objectId: id,
+          changes: { outcome, resolution: resolution?.trim() || null },
+        });
         return view(accountId, updated, tx);
       });
     },

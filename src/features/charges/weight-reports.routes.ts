@@ -1,4 +1,6 @@
 import multipart from '@fastify/multipart';
+import { type Actor, operatorFor } from '../../domain/access/permissions.js';
+import { actorOf } from '../../http/permission-guard.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { answer } from '../../http/answer.js';
@@ -38,9 +40,10 @@ const DESCRIPTION =
 function reportImport(
   disputes: WeightDisputesService,
   imports: FileImports,
-  accountOf: (request: FastifyRequest) => string,
+  actorFor: (request: FastifyRequest) => Actor,
   operator: boolean,
 ) {
+  const accountOf = (request: FastifyRequest) => actorFor(request).accountId;
   const upload = imports.forRoute<undefined, WeightReport>(
     {
       kind: 'weight report',
@@ -58,7 +61,7 @@ function reportImport(
     async handle(request: FastifyRequest, body: { file: string }) {
       const taken = await upload.take(request, { text: body.file, fileName: null });
       try {
-        return { data: await disputes.applyReport(accountOf(request), taken.parsed, taken.slot.db) };
+        return { data: await disputes.applyReport(actorFor(request), taken.parsed, taken.slot.db) };
       } finally {
         await taken.slot.release();
       }
@@ -74,7 +77,7 @@ const routeOptions = (hooks: ReturnType<typeof reportImport>['hooks']) => ({
 
 /** POST /custom/api/v1/weight-reports, in a scope of its own: its file is read by its own hook, never whole. */
 export function weightReportRoutes(disputes: WeightDisputesService, imports: FileImports): FastifyPluginAsyncTypebox {
-  const report = reportImport(disputes, imports, (request) => request.accountId, false);
+  const report = reportImport(disputes, imports, actorOf, false);
   return async (app) => {
     await app.register(multipart);
     app.post(
@@ -104,7 +107,7 @@ export function weightReportAdminRoutes(
   disputes: WeightDisputesService,
   imports: FileImports,
 ): FastifyPluginAsyncTypebox {
-  const report = reportImport(disputes, imports, (request) => (request.params as { id: string }).id, true);
+  const report = reportImport(disputes, imports, (request) => operatorFor((request.params as { id: string }).id), true);
   return async (app) => {
     await app.register(multipart);
     app.post(

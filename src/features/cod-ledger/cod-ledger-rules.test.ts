@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { asAccount } from '../../../test/kit/actors.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dakiyaFile, shipCod } from '../../../test/kit/cod.js';
@@ -35,7 +36,11 @@ const WEEK_LATER = '2026-11-28T06:30:00.000Z';
 function apply(accountId: string, lines: [string, string, string, string][], fileName: string | null = null) {
   const parser = startParse({ today: indiaDayOf(ctx.clock.now()) });
   parser.push(dakiyaFile(lines));
-  return ledger.applyFile(accountId, { id: randomUUID(), parsed: parser.end(), fileName, source: 'api' }, ctx.db);
+  return ledger.applyFile(
+    asAccount(accountId),
+    { id: randomUUID(), parsed: parser.end(), fileName, source: 'api' },
+    ctx.db,
+  );
 }
 
 async function merchant() {

@@ -1,4 +1,6 @@
 import multipart from '@fastify/multipart';
+import { type Actor, operatorFor } from '../../domain/access/permissions.js';
+import { actorOf } from '../../http/permission-guard.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { indiaDayOf } from '../../domain/calendar.js';
@@ -58,8 +60,9 @@ function remittanceImport(
   ledger: CodLedger,
   imports: FileImports,
   source: ImportSource,
-  accountOf: (request: FastifyRequest) => string,
+  actorFor: (request: FastifyRequest) => Actor,
 ) {
+  const accountOf = (request: FastifyRequest) => actorFor(request).accountId;
   const upload = imports.forRoute<{ today: number }, PackedRemittanceFile>(
     {
       kind: 'remittance file',
@@ -76,11 +79,11 @@ function remittanceImport(
   return {
     hooks: { preValidation: upload.preValidation, onError: upload.onError },
     async handle(request: FastifyRequest, body: { file: string; file_name?: string }) {
-      const accountId = accountOf(request);
+      const actor = actorFor(request);
       const taken = await upload.take(request, { text: body.file, fileName: body.file_name ?? null });
       try {
         return await ledger.applyFile(
-          accountId,
+          actor,
           { id: taken.slot.running.id, parsed: taken.parsed, fileName: taken.fileName, source },
           taken.slot.db,
         );
@@ -101,7 +104,7 @@ const IMPORT_DESCRIPTION =
   'time: a second while one runs is answered 409, naming the one that runs.';
 
 export function codLedgerRoutes(ledger: CodLedger, imports: FileImports): FastifyPluginAsyncTypebox {
-  const upload = remittanceImport(ledger, imports, 'api', (request) => request.accountId);
+  const upload = remittanceImport(ledger, imports, 'api', actorOf);
   return async (app) => {
     // Files are read by the import's own hook (file-imports.ts), never attached to the body whole.
     await app.register(multipart);
@@ -188,7 +191,9 @@ export function codLedgerRoutes(ledger: CodLedger, imports: FileImports): Fastif
 
 /** The operator's way in (and the CLI's): a file for a named account. */
 export function codLedgerAdminRoutes(ledger: CodLedger, imports: FileImports): FastifyPluginAsyncTypebox {
-  const upload = remittanceImport(ledger, imports, 'cli', (request) => (request.params as { id: string }).id);
+  const upload = remittanceImport(ledger, imports, 'cli', (request) =>
+    operatorFor((request.params as { id: string }).id),
+  );
   return async (app) => {
     app.post(
       '/accounts/:id/cod/remittance-files',

@@ -1,4 +1,6 @@
 import { codDiscrepancyView } from '../../domain/cod-discrepancy.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { formatDay, indiaDayOf, type WorkingCalendar } from '../../domain/calendar.js';
@@ -34,6 +36,7 @@ export function createCodLedger({
   calendar: WorkingCalendar;
   events: EventLog;
 }) {
+  const audit = auditRecorder(clock);
   const receivableOf = (shipment: repo.LedgerShipment): repo.NewReceivable | null => {
     if (
       !shipment.isCod ||
@@ -80,10 +83,11 @@ export function createCodLedger({
      * their count), the good ones applied; lines taken before (courier, UTR, AWB) change nothing.
      */
     async applyFile(
-      accountId: string,
+      actor: Actor,
       file: { id: string; parsed: PackedRemittanceFile; fileName: string | null; source: ImportSource },
       on: Db,
     ) {
+      const { accountId } = actor;
       const now = clock.now();
       const lines = await unpackLines(file.parsed);
       const problems = new ProblemList<LineProblem>();
@@ -158,6 +162,12 @@ export function createCodLedger({
           },
           now,
         );
+        await audit(tx, actor, {
+          action: 'cod_remittance_file.imported',
+          objectType: 'cod_remittance_import',
+          objectId: importId,
+          changes: { format: parsed.format, file_name: file.fileName, lines: parsed.lines.length },
+        });
         const inserted = await repo.insertLines(tx, accountId, importId, newLines, now);
         const idOfLine = new Map(inserted.map((row) => [row.line, row.id]));
         const applied = newLines.filter((line) => idOfLine.has(line.line));

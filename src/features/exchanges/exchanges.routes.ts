@@ -78,7 +78,7 @@ export function exchangesRoutes(exchanges: ExchangesService): FastifyPluginAsync
           },
         },
       },
-      async (request) => ({ data: await exchanges.saveTerms(request.accountId, request.body) }),
+      async (request) => ({ data: await exchanges.saveTerms(actorOf(request), request.body) }),
     );
   };
 }

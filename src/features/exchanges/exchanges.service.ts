@@ -152,13 +152,21 @@ export function createExchangesService({ db, clock, rates, events, couriers, for
       return termsView((await repo.findTerms(db, accountId)) ?? DEFAULT_TERMS);
     },
 
-    async saveTerms(accountId: string, input: ExchangeTermsInput) {
-      const saved = await repo.saveTerms(db, {
-        accountId,
-        releaseOn: input.release_on,
-        qcChargePaise: input.qc_charge === null ? null : rupeesToPaise(input.qc_charge),
-        exchangeChargePaise: rupeesToPaise(input.exchange_charge),
-        updatedAt: clock.now(),
+    async saveTerms(actor: Actor, input: ExchangeTermsInput) {
+      const saved = await db.transaction(async (tx) => {
+        await record(tx, actor, {
+          action: 'exchange_settings.set',
+          objectType: 'exchange_settings',
+          objectId: null,
+          changes: { ...input },
+        });
+        return repo.saveTerms(tx, {
+          accountId: actor.accountId,
+          releaseOn: input.release_on,
+          qcChargePaise: input.qc_charge === null ? null : rupeesToPaise(input.qc_charge),
+          exchangeChargePaise: rupeesToPaise(input.exchange_charge),
+          updatedAt: clock.now(),
+        });
       });
       return termsView(saved);
     },

@@ -60,7 +60,8 @@ const entries = (shipmentId: string) =>
   queryRows<{ actor_type: string; actor_name: string; action: string; object_type: string; changes: object }>(
     ctx.database.db,
     sql`select actor_type, actor_name, action, object_type, changes from audit_log
-        where account_id = ${owner.id} and object_id = ${shipmentId} order by at, id`,
+        where account_id = ${owner.id} and object_id = ${shipmentId} and action <> 'shipment.tracked'
+        order by at, id`,
   );
 
 describe('the audit log of NDR actions', () => {

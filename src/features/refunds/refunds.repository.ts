@@ -79,6 +79,8 @@ export function listRefunds(
   filter: {
     status?: string | undefined;
     storeId?: string | undefined;
+    /** A store-limited credential's stores: the others' refunds are left out. */
+    storeIds?: readonly string[] | undefined;
     due?: boolean | undefined;
     after?: Pick<RefundRow, 'createdAt' | 'id'> | undefined;
     limit: number;
@@ -88,6 +90,7 @@ export function listRefunds(
     eq(refunds.accountId, accountId),
     filter.status === undefined ? undefined : eq(refunds.status, filter.status),
     filter.storeId === undefined ? undefined : eq(refunds.storeId, filter.storeId),
+    filter.storeIds === undefined ? undefined : inArray(refunds.storeId, [...filter.storeIds]),
     filter.due === undefined
       ? undefined
       : filter.due

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { storesOf } from '../../http/store-guard.js';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
@@ -58,7 +59,7 @@ export function refundsRoutes(refunds: RefundsService): FastifyPluginAsyncTypebo
           },
         },
       },
-      async (request) => refunds.list(request.accountId, request.query as ListRefundsInput),
+      async (request) => refunds.list(request.accountId, request.query as ListRefundsInput, storesOf(request)),
     );
 
     app.get(

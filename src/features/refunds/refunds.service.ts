@@ -158,9 +158,11 @@ export function createRefundsService({ db, clock, events, secretBox }: RefundsCo
     },
 
     /** `GET /refunds`: oldest first, after a cursor; `due=true&status=pending` is what to pay now. */
+    /** Of every store, or of the stores `reach` names (a store-limited credential's). */
     async list(
       accountId: string,
       query: { status?: string; store_id?: string; due?: string; after?: string; limit?: string },
+      reach: readonly string[] | null = null,
     ) {
       const limit = query.limit === undefined ? 50 : Number(query.limit);
       const after = query.after === undefined ? undefined : await repo.findRefund(db, accountId, query.after);
@@ -169,6 +171,7 @@ export function createRefundsService({ db, clock, events, secretBox }: RefundsCo
       const rows = await repo.listRefunds(db, accountId, {
         status: query.status,
         storeId: query.store_id,
+        ...(reach !== null && { storeIds: reach }),
         due: query.due === undefined ? undefined : query.due === 'true',
         after,
         limit: limit + 1,

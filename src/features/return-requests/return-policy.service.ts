@@ -1,4 +1,6 @@
 import type { Db } from '../../base/db/client.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.js';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
@@ -28,6 +30,7 @@ const view = (storeId: string, row: repo.PolicyRow | undefined) => ({
 export type ReturnPolicyService = ReturnType<typeof createReturnPolicyService>;
 
 export function createReturnPolicyService({ db, clock }: { db: Db; clock: Clock }) {
+  const record = auditRecorder(clock);
   async function requireStore(accountId: string, storeId: string) {
     if (!(await findStore(db, accountId, storeId))) throw STORE_ERRORS.store_not_found.error('Store not found');
   }
@@ -38,21 +41,30 @@ export function createReturnPolicyService({ db, clock }: { db: Db; clock: Clock 
       return view(storeId, await repo.findPolicy(db, accountId, storeId));
     },
 
-    async savePolicy(accountId: string, storeId: string, input: ReturnPolicyBody) {
+    async savePolicy(actor: Actor, storeId: string, input: ReturnPolicyBody) {
+      const { accountId } = actor;
       await requireStore(accountId, storeId);
-      const saved = await repo.savePolicy(db, {
-        storeId,
-        accountId,
-        windowDays: input.window_days,
-        reasons: input.reasons,
-        nonReturnableSkus: [...new Set(input.non_returnable_skus.map((sku) => sku.trim()))],
-        nonReturnableCategories: [...new Set(input.non_returnable_categories.map((category) => category.trim()))],
-        refundDeductionPercent: input.refund_deduction_percent ?? 0,
-        returnShippingFeePaise: rupeesToPaise(input.return_shipping_fee ?? 0),
-        refundRelease: input.refund_release ?? 'warehouse',
-        storeCredit: input.store_credit ?? false,
-        autoRules: readAutoRules(input.auto_rules ?? []),
-        updatedAt: clock.now(),
+      const saved = await db.transaction(async (tx) => {
+        await record(tx, actor, {
+          action: 'return_policy.set',
+          objectType: 'store',
+          objectId: storeId,
+          changes: { window_days: input.window_days, refund_release: input.refund_release ?? 'warehouse' },
+        });
+        return repo.savePolicy(tx, {
+          storeId,
+          accountId,
+          windowDays: input.window_days,
+          reasons: input.reasons,
+          nonReturnableSkus: [...new Set(input.non_returnable_skus.map((sku) => sku.trim()))],
+          nonReturnableCategories: [...new Set(input.non_returnable_categories.map((category) => category.trim()))],
+          refundDeductionPercent: input.refund_deduction_percent ?? 0,
+          returnShippingFeePaise: rupeesToPaise(input.return_shipping_fee ?? 0),
+          refundRelease: input.refund_release ?? 'warehouse',
+          storeCredit: input.store_credit ?? false,
+          autoRules: readAutoRules(input.auto_rules ?? []),
+          updatedAt: clock.now(),
+        });
       });
       return view(storeId, saved);
     },

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { findRequestItems, requestView } from '../../shipment-records/return-request-view.js';
 import {
@@ -164,6 +164,8 @@ export function listRequests(
   filter: {
     status?: string | undefined;
     storeId?: string | undefined;
+    /** A store-limited credential's stores: the others' requests are left out. */
+    storeIds?: readonly string[] | undefined;
     shipmentId?: string | undefined;
     after?: Pick<RequestRow, 'createdAt' | 'id'> | undefined;
     limit: number;
@@ -175,6 +177,7 @@ export function listRequests(
     eq(returnRequests.accountId, accountId),
     filter.status === undefined ? undefined : eq(returnRequests.status, filter.status),
     filter.storeId === undefined ? undefined : eq(returnRequests.storeId, filter.storeId),
+    filter.storeIds === undefined ? undefined : inArray(returnRequests.storeId, [...filter.storeIds]),
     filter.shipmentId === undefined ? undefined : eq(returnRequests.shipmentId, filter.shipmentId),
     filter.after === undefined
       ? undefined

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { storesOf } from '../../http/store-guard.js';
 import { Type } from 'typebox';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
 import { actorOf } from '../../http/permission-guard.js';
@@ -121,7 +122,7 @@ export function returnRequestsRoutes(
         },
       },
       async (request) => ({
-        data: await policies.savePolicy(request.accountId, request.params.id, request.body as ReturnPolicyBody),
+        data: await policies.savePolicy(actorOf(request), request.params.id, request.body as ReturnPolicyBody),
       }),
     );
 
@@ -169,7 +170,7 @@ export function returnRequestsRoutes(
           },
         },
       },
-      async (request) => requests.list(request.accountId, request.query as ListReturnRequestsInput),
+      async (request) => requests.list(request.accountId, request.query as ListReturnRequestsInput, storesOf(request)),
     );
 
     app.get(

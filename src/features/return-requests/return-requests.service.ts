@@ -205,7 +205,8 @@ export function createReturnRequestsService(
     },
 
     /** `GET /return-requests`: oldest first, after a cursor; the pending ones are the merchant's queue. */
-    async list(accountId: string, query: ListReturnRequestsInput) {
+    /** Of every store, or of the stores `reach` names (a store-limited credential's). */
+    async list(accountId: string, query: ListReturnRequestsInput, reach: readonly string[] | null = null) {
       const limit = query.limit === undefined ? 50 : Number(query.limit);
       const after =
         query.after === undefined ? undefined : (await repo.findRequest(db, accountId, query.after))?.request;
@@ -214,6 +215,7 @@ export function createReturnRequestsService(
       const rows = await repo.listRequests(db, accountId, {
         status: query.status,
         storeId: query.store_id,
+        ...(reach !== null && { storeIds: reach }),
         shipmentId: query.shipment_id,
         after,
         limit: limit + 1,

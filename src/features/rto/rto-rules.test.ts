@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { asAccount } from '../../../test/kit/actors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type UseCaseContext, useCaseContext } from '../../../test/kit/use-cases.js';
 import { queryRows } from '../../base/db/client.js';
@@ -50,7 +51,7 @@ describe('risk thresholds', () => {
   ])('%s', async (_name, input, refusal) => {
     const id = await account();
     if (refusal) {
-      await expect(rto.setThresholds(id, input)).rejects.toMatchObject({
+      await expect(rto.setThresholds(asAccount(id), input)).rejects.toMatchObject({
         code: 'rto_thresholds_invalid',
         kind: 'unprocessable',
         messages: [refusal],
@@ -61,14 +62,14 @@ describe('risk thresholds', () => {
       return;
     }
     const view = { ...input, default: false };
-    expect(await rto.setThresholds(id, input)).toEqual(view);
+    expect(await rto.setThresholds(asAccount(id), input)).toEqual(view);
     expect(await rto.thresholds(id)).toEqual(view);
   });
 
   it('keeps the high-value amount in paise, to the paisa, and stamps the change with the clock', async () => {
     const id = await account();
     ctx.clock.set('2026-11-21T08:15:00.000Z');
-    expect(await rto.setThresholds(id, { medium: 25, high: 50, high_value_cod: 2499.99 })).toEqual({
+    expect(await rto.setThresholds(asAccount(id), { medium: 25, high: 50, high_value_cod: 2499.99 })).toEqual({
       medium: 25,
       high: 50,
       high_value_cod: 2499.99,
@@ -84,10 +85,12 @@ describe('risk thresholds', () => {
   it("a refusal keeps the account's earlier thresholds; another account's are its own", async () => {
     const id = await account();
     const other = await account();
-    await rto.setThresholds(id, { medium: 10, high: 20, high_value_cod: 500 });
-    await expect(rto.setThresholds(id, { medium: 20, high: 10, high_value_cod: 500 })).rejects.toMatchObject({
-      code: 'rto_thresholds_invalid',
-    });
+    await rto.setThresholds(asAccount(id), { medium: 10, high: 20, high_value_cod: 500 });
+    await expect(rto.setThresholds(asAccount(id), { medium: 20, high: 10, high_value_cod: 500 })).rejects.toMatchObject(
+      {
+        code: 'rto_thresholds_invalid',
+      },
+    );
     expect(await rto.thresholds(id)).toEqual({ medium: 10, high: 20, high_value_cod: 500, default: false });
     expect(await rto.thresholds(other)).toEqual(DEFAULTS);
   });
@@ -113,7 +116,7 @@ describe('NDR rules', () => {
       }),
       rule('Second NDR: RTO', { when: { attempt_min: 2, attempt_max: 2 } }),
     ];
-    expect(await rto.setRules(id, { rules })).toEqual({ rules });
+    expect(await rto.setRules(asAccount(id), { rules })).toEqual({ rules });
     expect(await rto.rules(id)).toEqual({ rules });
     expect((await settingsRow(id))!.ndr_rules).toEqual(rules);
   });
@@ -167,8 +170,8 @@ describe('NDR rules', () => {
   ])('refuses %s, and keeps the earlier list', async (_name, rules, details) => {
     const id = await account();
     const earlier = [rule('Earlier')];
-    await rto.setRules(id, { rules: earlier });
-    await expect(rto.setRules(id, { rules })).rejects.toMatchObject({
+    await rto.setRules(asAccount(id), { rules: earlier });
+    await expect(rto.setRules(asAccount(id), { rules })).rejects.toMatchObject({
       code: 'ndr_rules_invalid',
       kind: 'unprocessable',
       messages: details.map((d) => d.message),
@@ -180,13 +183,13 @@ describe('NDR rules', () => {
   it('allows attempt_min equal to attempt_max, and message_buyer without a fallback', async () => {
     const id = await account();
     const rules = [rule('Third', { when: { attempt_min: 3, attempt_max: 3 }, action: 'message_buyer' })];
-    expect(await rto.setRules(id, { rules })).toEqual({ rules });
+    expect(await rto.setRules(asAccount(id), { rules })).toEqual({ rules });
   });
 
   it('[] turns automation off', async () => {
     const id = await account();
-    await rto.setRules(id, { rules: [rule('A'), rule('B')] });
-    expect(await rto.setRules(id, { rules: [] })).toEqual({ rules: [] });
+    await rto.setRules(asAccount(id), { rules: [rule('A'), rule('B')] });
+    expect(await rto.setRules(asAccount(id), { rules: [] })).toEqual({ rules: [] });
     expect(await rto.rules(id)).toEqual({ rules: [] });
   });
 });
@@ -196,12 +199,12 @@ describe('thresholds and rules share a row, each replaced without the other', ()
     const id = await account();
     const rules = [rule('A')];
     ctx.clock.set('2026-11-22T09:00:00.000Z');
-    await rto.setRules(id, { rules });
+    await rto.setRules(asAccount(id), { rules });
     expect(await rto.thresholds(id)).toEqual(DEFAULTS);
     ctx.clock.set('2026-11-22T09:30:00.000Z');
-    await rto.setThresholds(id, { medium: 40, high: 80, high_value_cod: 5000 });
+    await rto.setThresholds(asAccount(id), { medium: 40, high: 80, high_value_cod: 5000 });
     expect(await rto.rules(id)).toEqual({ rules });
-    await rto.setRules(id, { rules: [] });
+    await rto.setRules(asAccount(id), { rules: [] });
     expect(await rto.thresholds(id)).toEqual({ medium: 40, high: 80, high_value_cod: 5000, default: false });
     expect(await settingsRow(id)).toEqual({
       thresholds: { medium: 40, high: 80, high_value_paise: 500000 },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import {
@@ -52,7 +53,7 @@ export function rtoSettingsRoutes(settings: RtoSettingsService): FastifyPluginAs
           },
         },
       },
-      async (request) => ({ data: await settings.setThresholds(request.accountId, request.body) }),
+      async (request) => ({ data: await settings.setThresholds(actorOf(request), request.body) }),
     );
 
     app.get(
@@ -86,7 +87,7 @@ export function rtoSettingsRoutes(settings: RtoSettingsService): FastifyPluginAs
           },
         },
       },
-      async (request) => ({ data: await settings.setRules(request.accountId, request.body) }),
+      async (request) => ({ data: await settings.setRules(actorOf(request), request.body) }),
     );
   };
 }

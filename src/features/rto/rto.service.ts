@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import type { Db } from '../../base/db/client.js';
 import { type NdrRule, ruleProblems } from '../../domain/rto/ndr-automation.js';
 import { DEFAULT_THRESHOLDS, thresholdProblems } from '../../domain/rto/risk.js';
@@ -18,12 +20,14 @@ const thresholdsView = (t: { medium: number; high: number; high_value_paise: num
 
 /** An account's risk thresholds and NDR rules (docs/rto.md): read, and replaced whole. */
 export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }) {
+  const record = auditRecorder(clock);
   return {
     async thresholds(accountId: string) {
       return thresholdsView((await repo.findSettings(db, accountId))?.thresholds ?? null);
     },
 
-    async setThresholds(accountId: string, input: ThresholdsInput) {
+    async setThresholds(actor: Actor, input: ThresholdsInput) {
+      const { accountId } = actor;
       const highValuePaise = rupeesToPaise(input.high_value_cod);
       const problems = thresholdProblems({ medium: input.medium, high: input.high, highValuePaise });
       if (problems.length > 0)
@@ -31,9 +35,15 @@ export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }
           problems.map((p) => p.message),
           problems,
         );
-      const row = await repo.saveSettings(db, accountId, {
-        thresholds: { medium: input.medium, high: input.high, high_value_paise: highValuePaise },
-        updatedAt: clock.now(),
+      const thresholds = { medium: input.medium, high: input.high, high_value_paise: highValuePaise };
+      const row = await db.transaction(async (tx) => {
+        await record(tx, actor, {
+          action: 'rto_thresholds.set',
+          objectType: 'rto_settings',
+          objectId: null,
+          changes: thresholds,
+        });
+        return repo.saveSettings(tx, accountId, { thresholds, updatedAt: clock.now() });
       });
       return thresholdsView(row.thresholds);
     },
@@ -42,7 +52,8 @@ export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }
       return { rules: ((await repo.findSettings(db, accountId))?.ndrRules ?? []) as NdrRule[] };
     },
 
-    async setRules(accountId: string, input: RulesInput) {
+    async setRules(actor: Actor, input: RulesInput) {
+      const { accountId } = actor;
       const rules = input.rules as NdrRule[];
       const problems = ruleProblems(rules);
       if (problems.length > 0)
@@ -50,7 +61,15 @@ export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }
           problems.map((p) => p.message),
           problems,
         );
-      const row = await repo.saveSettings(db, accountId, { ndrRules: rules, updatedAt: clock.now() });
+      const row = await db.transaction(async (tx) => {
+        await record(tx, actor, {
+          action: 'ndr_rules.set',
+          objectType: 'ndr_rules',
+          objectId: null,
+          changes: { rules: rules.map((rule) => rule.name) },
+        });
+        return repo.saveSettings(tx, accountId, { ndrRules: rules, updatedAt: clock.now() });
+      });
       return { rules: row.ndrRules as NdrRule[] };
     },
   };

@@ -1,4 +1,5 @@
 import type { Clock } from '../../base/clock.js';
+import { pushAudit } from './push-audit.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { CarrierEvent, Journey, ParcelScans } from '../../couriers/carrier-event.js';
 import type { PolledParcel } from '../../couriers/connector.js';
@@ -95,6 +96,7 @@ export function createTrackingService({
   /** SCAN_EARLY_TOLERANCE_SECONDS: how long before its booking a scan may be stamped (scan-checks.ts placeScan). */
   earlyScanSeconds: number;
 }) {
+  const audit = pushAudit(clock);
   const connectorName = (carrierId: string) => catalogue.byId.get(carrierId)?.connector ?? 'push';
 
   /** The service's parcels among `awbs`: its shipments and its returns. */
@@ -116,7 +118,11 @@ export function createTrackingService({
   async function intake(
     carrierId: string,
     scans: readonly IntakeScan[],
-    { reread = false, parcels }: { reread?: boolean; parcels?: Map<string, Parcel> } = {},
+    {
+      reread = false,
+      parcels,
+      pushed = false,
+    }: { reread?: boolean; parcels?: Map<string, Parcel>; pushed?: boolean } = {},
   ): Promise<{ results: IntakeResult[]; fates: ScanFate[] }> {
     const now = clock.now();
     const connector = connectorName(carrierId);
@@ -234,6 +240,10 @@ export function createTrackingService({
             fates[i] = { fate: 'duplicate', accountId: parcel.accountId, applied: outcome.applied };
         });
         await keepScans(tx, inTx, now);
+        if (pushed) {
+          const applied = outcomes.filter((outcome) => outcome.changed).length;
+          await audit(tx, carrierId, parcel, awb, { scans: entries.length, applied });
+        }
       });
     }
     await keepScans(db, kept, now);
@@ -272,6 +282,7 @@ export function createTrackingService({
         await intake(
           carrierId,
           events.map((event) => ({ event, raw: event })),
+          { pushed: true },
         )
       ).results;
     },
@@ -322,7 +333,7 @@ export function createTrackingService({
         const { results } = await intake(
           carrierId,
           scans.events.map(({ raw: own, ...event }) => ({ event, raw: own ?? event })),
-          { parcels },
+          { parcels, pushed: true },
         );
         const unread = scans.unread.map((scan) => ({
           ...scan,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import { indiaTimestamp } from '../../base/clock.js';
 import { readCredential } from '../../http/auth.js';
@@ -72,7 +73,7 @@ export function authTokenRevokeRoutes(accounts: AccountsService): FastifyPluginA
       },
       async (request) => {
         const revoked = await accounts.revokeAccessToken(
-          request.accountId,
+          actorOf(request),
           readCredential(request.headers.authorization),
         );
         return { message: 'Access token revoked', revoked_at: revoked.expiresAt.toISOString() };

@@ -2,7 +2,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
-import { type Actor, beyond, type Principal, within } from '../../domain/access/permissions.js';
+import { type Actor, type Principal, beyond, operatorFor, within } from '../../domain/access/permissions.js';
 import type { RecordAudit } from '../audit/audit.js';
 import { isOwnerScope, roleHolds } from '../../domain/access/roles.js';
 import { MEMBER_ERRORS } from './members.errors.js';
@@ -133,6 +133,12 @@ export function createAccountsService({
           throw error;
         }
         const key = await issueApiKey(tx, row.id);
+        await record(tx, operatorFor(row.id), {
+          action: 'account.created',
+          objectType: 'account',
+          objectId: row.id,
+          changes: { name: row.name, username: row.username, api_key: key.prefix },
+        });
         return { account: toAccount(row), apiKey: key.apiKey, apiKeyId: key.id };
       });
     },
@@ -229,9 +235,18 @@ export function createAccountsService({
       return revoked;
     },
 
+    /** The operator's revocation, by id or prefix, of any account's key. */
     async revokeApiKey(idOrPrefix: string) {
-      const revoked = await repo.revokeApiKey(db, idOrPrefix, clock.now());
-      if (!revoked) throw ACCOUNT_ERRORS.api_key_not_found.error('API key not found');
+      const revoked = await db.transaction(async (tx) => {
+        const row = await repo.revokeApiKey(tx, idOrPrefix, clock.now());
+        if (!row) throw ACCOUNT_ERRORS.api_key_not_found.error('API key not found');
+        await record(tx, operatorFor(row.accountId), {
+          action: 'api_key.revoked',
+          objectType: 'api_key',
+          objectId: row.id,
+        });
+        return row;
+      });
       cache.clear();
       return revoked;
     },
@@ -252,14 +267,17 @@ export function createAccountsService({
     },
 
     /** Ends the access token presented; an API key is the operator's to revoke. */
-    async revokeAccessToken(accountId: string, credential: string) {
+    async revokeAccessToken(actor: Actor, credential: string) {
       const hash = hashCredential(credential);
-      const revoked = await repo.expireAccessToken(db, accountId, hash, clock.now());
-      if (!revoked) {
-        throw ACCOUNT_ERRORS.not_an_access_token.error(
-          'Only an access token can be revoked here; revoke an API key with DELETE /api-keys/{id}',
-        );
-      }
+      const revoked = await db.transaction(async (tx) => {
+        const expired = await repo.expireAccessToken(tx, actor.accountId, hash, clock.now());
+        if (!expired)
+          throw ACCOUNT_ERRORS.not_an_access_token.error(
+            'Only an access token can be revoked here; revoke an API key with DELETE /api-keys/{id}',
+          );
+        await record(tx, actor, { action: 'access_token.revoked', objectType: 'access_token', objectId: null });
+        return expired;
+      });
       cache.forget(hash);
       return revoked;
     },

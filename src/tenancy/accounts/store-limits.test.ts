@@ -5,6 +5,7 @@ import { authed, CANCEL, FORWARD_ORDER, ORDER_TRACKING, RATES, SHIPMENTS, STORES
 import { inviteAndJoin, type JoinedMember } from '../../../test/kit/members.js';
 import { book, type Booked, orderBodyFromFields } from '../../../test/kit/orders.js';
 import { createStore } from '../../../test/kit/stores.js';
+import { deliveredForward } from '../../../test/kit/returns.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
@@ -252,5 +253,51 @@ describe('the store table against every route', () => {
     expect(every.length).toBeGreaterThan(90);
     expect(every).toContain('GET /custom/api/v1/cod/remittances/export');
     expect(await audit()).toBe(before);
+  });
+});
+
+describe("a store's buyers' return requests", () => {
+  it("lists and opens its own store's requests only; another store's is not found, nor decided", async () => {
+    const policy = { window_days: 10, reasons: ['size_issue'], non_returnable_skus: [], non_returnable_categories: [] };
+    for (const store of [shoes, bags])
+      expect((await send('PUT', `${STORES}/${store.id}/return-policy`, authed(owner.apiKey), policy)).statusCode).toBe(
+        200,
+      );
+    const asked: Record<string, string> = {};
+    for (const store of [shoes, bags]) {
+      const forward = await deliveredForward(
+        ctx,
+        { apiKey: owner.apiKey, warehouseId },
+        { storeName: store.store_name },
+      );
+      const made = await send('POST', `${V1}/return-requests`, authed(owner.apiKey), {
+        shipment_id: forward.shipment_id,
+        items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+        reason: 'size_issue',
+        resolution: 'refund',
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      asked[store.store_name] = made.json().data.id;
+    }
+    // A key limited to the shoes store (the manager's own limit was widened above).
+    const limited = authed(
+      (await send('POST', `${V1}/api-keys`, authed(owner.apiKey), { stores: [shoes.id] })).json().data.api_key,
+    );
+    const listed = await send('GET', `${V1}/return-requests`, limited);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data.map((request: { id: string }) => request.id)).toEqual([asked['acme-shoes']]);
+    expect((await send('GET', `${V1}/return-requests/${asked['acme-shoes']}`, limited)).statusCode).toBe(200);
+    const other = await send('GET', `${V1}/return-requests/${asked['acme-bags']}`, limited);
+    expect(other.json()).toMatchObject(outside('return_request', asked['acme-bags']!));
+    const rejected = await send('POST', `${V1}/return-requests/${asked['acme-bags']}/reject`, limited, {
+      message: 'Worn',
+    });
+    expect(rejected.statusCode).toBe(404);
+    const [row] = await queryRows<{ status: string }>(
+      ctx.database.db,
+      sql`select status from return_requests where id = ${asked['acme-bags']}`,
+    );
+    expect(row!.status).toBe('pending');
+    expect((await send('GET', `${V1}/refunds`, limited)).json().data).toEqual([]);
   });
 });

@@ -110,6 +110,14 @@ describe('the audit log', () => {
         action: 'member.invited',
         changes: { email: 'ira@audited.example', role: 'operations' },
       }),
+      // The operator made the account (the test's own account, through /admin/v1/accounts).
+      expect.objectContaining({
+        at: at(6),
+        actor: { type: 'operator', id: null, name: 'the operator (ADMIN_TOKEN)' },
+        action: 'account.created',
+        object: { type: 'account', id: owner.id },
+        changes: { name: 'Audited Apparel', username: 'audited', api_key: ownKey.prefix },
+      }),
     ]);
   });
 
@@ -156,7 +164,11 @@ describe('the audit log', () => {
       403,
       'This credential lacks the permission audit:read',
     ]);
+    // Another account sees only its own making, none of this one's entries.
     const other = await ctx.createAccount('Someone Else');
-    expect((await send('GET', AUDIT, authed(other.apiKey))).json()).toEqual({ data: [], next_cursor: null });
+    const theirs = (await send('GET', AUDIT, authed(other.apiKey))).json();
+    expect(
+      theirs.data.map((entry: { action: string; object: { id: string } }) => [entry.action, entry.object.id]),
+    ).toEqual([['account.created', other.id]]);
   });
 });

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { actorOf } from '../../http/permission-guard.js';
 import { STORE_ERRORS } from './stores.errors.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -106,7 +107,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const store = await stores.create(request.accountId, request.body as StoreInput);
+        const store = await stores.create(actorOf(request), request.body as StoreInput);
         return reply.status(201).send({ data: store });
       },
     );
@@ -133,7 +134,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => ({
-        data: await stores.update(request.accountId, request.params.id, request.body as StoreInput),
+        data: await stores.update(actorOf(request), request.params.id, request.body as StoreInput),
       }),
     );
 
@@ -154,7 +155,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => ({ data: await stores.deactivate(request.accountId, request.params.id) }),
+      async (request) => ({ data: await stores.deactivate(actorOf(request), request.params.id) }),
     );
   };
 }

@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../audit/audit.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { invalid } from '../../domain/errors.js';
@@ -119,6 +121,7 @@ export function createStoresService({
       at,
     );
 
+  const record = auditRecorder(clock);
   return {
     async list(accountId: string): Promise<StoreView[]> {
       return (await repo.listActiveStores(db, accountId)).map(toView);
@@ -130,7 +133,8 @@ export function createStoresService({
       return toView(row);
     },
 
-    async create(accountId: string, input: StoreInput): Promise<StoreView> {
+    async create(actor: Actor, input: StoreInput): Promise<StoreView> {
+      const { accountId } = actor;
       // Decode and check the logo before anything is written: a bad logo leaves no store behind.
       // An empty logo is a bad logo (422), not an absent one.
       const logo = typeof input.logo === 'string' ? await readLogo(input.logo) : undefined;
@@ -149,13 +153,20 @@ export function createStoresService({
             updatedAt: now,
           });
           if (logo) await repo.saveLogo(tx, accountId, store.id, logo);
+          await record(tx, actor, {
+            action: 'store.created',
+            objectType: 'store',
+            objectId: store.id,
+            changes: { store_name: store.storeName, brand_name: store.brandName },
+          });
           return store;
         }),
       );
       return toView(row);
     },
 
-    async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
+    async update(actor: Actor, storeId: string, input: StoreInput): Promise<StoreView> {
+      const { accountId } = actor;
       if (Object.values(input).every((value) => value === undefined)) {
         throw invalid(
           'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events, language or status',
@@ -181,6 +192,16 @@ export function createStoresService({
             (field) => input[field] !== undefined,
           );
           await recordUpdate(tx, accountId, updated, changed, now);
+          await record(tx, actor, {
+            action: 'store.changed',
+            objectType: 'store',
+            objectId: storeId,
+            changes: {
+              fields: Object.keys(input)
+                .filter((field) => input[field as keyof StoreInput] !== undefined)
+                .sort(),
+            },
+          });
           return updated;
         }),
       );
@@ -188,11 +209,15 @@ export function createStoresService({
     },
 
     /** Disconnects: off the list and refused on new orders, but readable by id, its name still reserved. */
-    async deactivate(accountId: string, storeId: string): Promise<StoreView> {
+    async deactivate(actor: Actor, storeId: string): Promise<StoreView> {
+      const { accountId } = actor;
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
         const updated = await repo.updateStore(tx, accountId, storeId, { status: 'disconnected', updatedAt: now });
-        if (updated) await recordUpdate(tx, accountId, updated, ['status'], now);
+        if (updated) {
+          await recordUpdate(tx, accountId, updated, ['status'], now);
+          await record(tx, actor, { action: 'store.disconnected', objectType: 'store', objectId: storeId });
+        }
         return updated;
       });
       if (!row) throw STORE_ERRORS.store_not_found.error('Store not found');

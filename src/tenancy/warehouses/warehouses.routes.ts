@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../http/permission-guard.js';
 import { WAREHOUSE_ERRORS } from './warehouses.errors.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
@@ -39,7 +40,7 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
         },
       },
       async (request, reply) => {
-        const { row, warnings } = await warehouses.create(request.accountId, request.body);
+        const { row, warnings } = await warehouses.create(actorOf(request), request.body);
         return reply.status(201).send({
           status: 'SUCCESS' as const,
           payload: { warehouse_id: row.id, ...(warnings.length > 0 && { warnings }) },

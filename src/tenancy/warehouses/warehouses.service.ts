@@ -1,4 +1,6 @@
 import type { Static } from 'typebox';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { checkAll, type FieldError } from '../../domain/errors.js';
@@ -53,15 +55,17 @@ export function createWarehousesService({
   clock: Clock;
   directory: PincodeDirectory;
 }) {
+  const record = auditRecorder(clock);
   return {
     /**
      * Names need not be unique (Velocity allows two of one name), but a second warehouse of a name
      * makes pickup_location by that name ambiguous, which orders then refuse: the answer warns.
      */
     async create(
-      accountId: string,
+      actor: Actor,
       body: Static<typeof CreateWarehouseBody>,
     ): Promise<{ row: WarehouseRow; warnings: FieldError[] }> {
+      const { accountId } = actor;
       const address = body.address_attributes;
       // Independent checks, all reported together.
       const checks = checkAll();
@@ -70,18 +74,27 @@ export function createWarehousesService({
       checks.done();
       const name = body.name.trim();
       const [namesake] = await repo.findWarehousesByName(db, accountId, name);
-      const row = await repo.insertWarehouse(db, accountId, {
-        name,
-        phone: phone!,
-        email: body.email ?? null,
-        contactPerson: body.contact_person?.trim() ?? null,
-        streetAddress: address.street_address.trim(),
-        pincode: pin!.pincode,
-        city: address.city.trim(),
-        state: address.state.trim(),
-        country: address.country.trim(),
-        gstNo: body.gst_no?.trim().toUpperCase() || null,
-        createdAt: clock.now(),
+      const row = await db.transaction(async (tx) => {
+        const made = await repo.insertWarehouse(tx, accountId, {
+          name,
+          phone: phone!,
+          email: body.email ?? null,
+          contactPerson: body.contact_person?.trim() ?? null,
+          streetAddress: address.street_address.trim(),
+          pincode: pin!.pincode,
+          city: address.city.trim(),
+          state: address.state.trim(),
+          country: address.country.trim(),
+          gstNo: body.gst_no?.trim().toUpperCase() || null,
+          createdAt: clock.now(),
+        });
+        await record(tx, actor, {
+          action: 'warehouse.created',
+          objectType: 'warehouse',
+          objectId: made.id,
+          changes: { name: made.name, pincode: made.pincode },
+        });
+        return made;
       });
       const warnings = namesake
         ? [
