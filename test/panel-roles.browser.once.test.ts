@@ -5,6 +5,7 @@ import { createTestApp, type TestContext } from './app.js';
 import { expectAccessible, launchChromium } from './browser.js';
 import { inviteAndJoin } from './kit/members.js';
 import { orchestrate, orderBody } from './kit/orders.js';
+import { createStore } from './kit/stores.js';
 import { createCityWarehouse } from './kit/warehouses.js';
 
 // Issue 51: the panel for a sample of roles, in chromium. Each member signs in and walks every
@@ -65,6 +66,20 @@ beforeAll(async () => {
   ).shipment_id;
   for (const role of Object.keys(ROLES))
     await inviteAndJoin(ctx, apiKey, { email: `${role}@role-walk.example`, role, password: PASSWORD });
+  // A 3PL's operations member, limited to one store of two.
+  const shoes = await createStore(ctx, apiKey, { store_name: 'walk-shoes' });
+  await createStore(ctx, apiKey, { store_name: 'walk-bags' });
+  for (const [orderId, store] of [
+    ['ROLE-WALK-SHOES', 'walk-shoes'],
+    ['ROLE-WALK-BAGS', 'walk-bags'],
+  ])
+    await orchestrate(ctx, apiKey, orderBody(warehouseId, { order_id: orderId, store_name: store }));
+  await inviteAndJoin(ctx, apiKey, {
+    email: 'limited@role-walk.example',
+    role: 'operations',
+    password: PASSWORD,
+    stores: [shoes.id],
+  });
 }, 300_000);
 afterAll(async () => {
   await browser?.close();
@@ -140,4 +155,39 @@ describe('the panel for a sample of roles', () => {
       }
     });
   }
+
+  it("a member limited to one store: only the screens of their stores' shipments, and only those shipments", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 403) refused.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+    });
+    try {
+      await page.goto(`${origin}/app/`);
+      await page.getByLabel('Username').fill('limited@role-walk.example');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const screens = ['Overview', 'Shipments', 'Create shipment', 'NDR', 'Reports'];
+      expect(await nav.getByRole('link').allTextContents()).toEqual(screens);
+      const failures: string[] = [];
+      for (const screen of screens) {
+        await visit(page, nav.getByRole('link', { name: screen, exact: true }));
+        for (const alert of await page.getByRole('alert').allTextContents()) failures.push(`${screen}: ${alert}`);
+      }
+      await visit(page, nav.getByRole('link', { name: 'Shipments', exact: true }));
+      const rows = page.getByRole('table').first().getByRole('row');
+      await expect.poll(() => rows.count()).toBe(2);
+      expect(await rows.nth(1).textContent()).toContain('ROLE-WALK-SHOES');
+      // A link to a screen of every store says why it is not theirs.
+      await page.goto(`${origin}/app/money`);
+      await page.getByText('This screen covers every store of the account').waitFor();
+      await expectAccessible(page, 'a screen of every store, for a member limited to one');
+      expect({ refused, failures }).toEqual({ refused: [], failures: [] });
+    } finally {
+      await context.close();
+    }
+  });
 });

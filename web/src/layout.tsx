@@ -9,13 +9,13 @@ import { useSession } from './session';
  * navigation stays on every page.
  */
 export const SCREENS: readonly { to: string; label: string; needs: Permission; everyStore?: true }[] = [
-  { to: '/overview', label: 'Overview', needs: 'shipments:read', everyStore: true },
+  { to: '/overview', label: 'Overview', needs: 'shipments:read' },
   { to: '/shipments', label: 'Shipments', needs: 'shipments:read' },
   { to: '/create', label: 'Create shipment', needs: 'shipments:write' },
   { to: '/bulk', label: 'Bulk import', needs: 'shipments:write', everyStore: true },
   { to: '/ndr', label: 'NDR', needs: 'shipments:read' },
   { to: '/returns', label: 'Returns', needs: 'returns:read', everyStore: true },
-  { to: '/reports', label: 'Reports', needs: 'shipments:read', everyStore: true },
+  { to: '/reports', label: 'Reports', needs: 'shipments:read' },
   { to: '/money', label: 'Money', needs: 'money:read', everyStore: true },
   { to: '/settings', label: 'Settings', needs: 'settings:read', everyStore: true },
 ];

@@ -51,8 +51,8 @@ function Routes() {
   );
   const limited = useStoreLimited();
   useEffect(() => {
-    if (path === '/') navigate(limited ? '/shipments' : '/overview', true);
-  }, [path, limited]);
+    if (path === '/') navigate('/overview', true);
+  }, [path]);
   // An owner the account requires two-factor of sets it up before anything else.
   if (session.two_factor_setup_required) return <YourSignIn />;
   const everyStore = SCREENS.find(

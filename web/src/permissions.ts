@@ -31,7 +31,7 @@ export function useCan(): (permission: Permission) => boolean {
 
 /**
  * Whether the one signed in is limited to some stores (a 3PL, a brand manager): the screens that
- * answer for every store at once (the overview, reports, money, returns, settings) are not theirs.
+ * answer for every store at once (bulk import, returns, money, settings) are not theirs.
  */
 export function useStoreLimited(): boolean {
   const { session } = useSession();

@@ -78,6 +78,52 @@ export function SelectField({
 }
 
 /** Every message of a failed call, at the top of the form (fields show theirs beside them too). */
+/**
+ * A set of choices ticked in a fieldset (which the legend names), kept in the order the options
+ * come in; none ticked means what the caller says it means (any reason, every store).
+ */
+export function Ticks({
+  legend,
+  options,
+  chosen,
+  onChange,
+  error,
+}: {
+  legend: string;
+  options: readonly { value: string; label: string }[];
+  chosen: readonly string[];
+  onChange: (values: string[]) => void;
+  error?: string | undefined;
+}) {
+  const errorId = useId();
+  return (
+    <fieldset className="reasons" aria-describedby={error ? errorId : undefined}>
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option.value} className="choice">
+          <input
+            type="checkbox"
+            checked={chosen.includes(option.value)}
+            onChange={(event) =>
+              onChange(
+                event.target.checked
+                  ? options.map((one) => one.value).filter((value) => value === option.value || chosen.includes(value))
+                  : chosen.filter((value) => value !== option.value),
+              )
+            }
+          />{' '}
+          {option.label}
+        </label>
+      ))}
+      {error && (
+        <small id={errorId} className="field-error">
+          {error}
+        </small>
+      )}
+    </fieldset>
+  );
+}
+
 export function ErrorSummary({ error }: { error: unknown }) {
   if (!error) return null;
   const messages =

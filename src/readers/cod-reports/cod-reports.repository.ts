@@ -12,7 +12,24 @@ export interface Keyset {
 
 const and = (parts: SQL[]) => sql.join(parts, sql` and `);
 
-export interface ReceivableFilter {
+/** A store-limited credential's stores (null: every store). */
+export interface InStores {
+  reach?: readonly string[] | null;
+}
+
+/** The condition keeping rows to the shipments of the stores `reach` names; none for every store. */
+function inStores(shipmentId: SQL, accountId: string, reach: readonly string[] | null | undefined): SQL[] {
+  if (reach === null || reach === undefined) return [];
+  const ids = sql.join(
+    reach.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  return [
+    sql`${shipmentId} in (select s.id from shipments s where s.account_id = ${accountId} and s.store_id in (${ids}))`,
+  ];
+}
+
+export interface ReceivableFilter extends InStores {
   state?: string;
   carrierId?: string;
   utr?: string;
@@ -47,7 +64,7 @@ export async function listReceivables(
   after: Keyset | null,
   limit: number,
 ): Promise<ReceivableRow[]> {
-  const where: SQL[] = [sql`account_id = ${accountId}`];
+  const where: SQL[] = [sql`account_id = ${accountId}`, ...inStores(sql`shipment_id`, accountId, filter.reach)];
   if (filter.state) where.push(sql`state = ${filter.state}`);
   if (filter.carrierId) where.push(sql`carrier_id = ${filter.carrierId}`);
   if (filter.utr) where.push(sql`utr = ${filter.utr}`);
@@ -66,7 +83,7 @@ export async function listReceivables(
   return rows.map((row) => ({ ...row, deliveredAt: new Date(row.deliveredAt) }));
 }
 
-export interface RemittanceFilter {
+export interface RemittanceFilter extends InStores {
   carrierId?: string;
   utr?: string;
   awb?: string;
@@ -94,7 +111,7 @@ export async function listRemittances(
   after: Keyset | null,
   limit: number,
 ): Promise<RemittanceRow[]> {
-  const where: SQL[] = [sql`account_id = ${accountId}`];
+  const where: SQL[] = [sql`account_id = ${accountId}`, ...inStores(sql`shipment_id`, accountId, filter.reach)];
   if (filter.carrierId) where.push(sql`carrier_id = ${filter.carrierId}`);
   if (filter.utr) where.push(sql`utr = ${filter.utr}`);
   if (filter.awb) where.push(sql`awb = ${filter.awb}`);
@@ -111,7 +128,7 @@ export async function listRemittances(
   return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
 }
 
-export interface DiscrepancyFilter {
+export interface DiscrepancyFilter extends InStores {
   kind?: string;
   carrierId?: string;
   from?: string;
@@ -129,7 +146,7 @@ export async function listDiscrepancies(
   after: Keyset | null,
   limit: number,
 ): Promise<DiscrepancyListRow[]> {
-  const where: SQL[] = [sql`account_id = ${accountId}`];
+  const where: SQL[] = [sql`account_id = ${accountId}`, ...inStores(sql`shipment_id`, accountId, filter.reach)];
   if (filter.kind) where.push(sql`kind = ${filter.kind}`);
   if (filter.carrierId) where.push(sql`carrier_id = ${filter.carrierId}`);
   if (filter.from) where.push(sql`detected_at >= ${indiaMidnight(filter.from)}::timestamptz`);
@@ -165,9 +182,9 @@ export interface CycleRow {
 export async function reconciliation(
   ex: Executor,
   accountId: string,
-  filter: { carrierId?: string; from?: string; to?: string },
+  filter: { carrierId?: string; from?: string; to?: string } & InStores,
 ): Promise<CycleRow[]> {
-  const where: SQL[] = [sql`r.account_id = ${accountId}`];
+  const where: SQL[] = [sql`r.account_id = ${accountId}`, ...inStores(sql`r.shipment_id`, accountId, filter.reach)];
   if (filter.carrierId) where.push(sql`r.carrier_id = ${filter.carrierId}`);
   if (filter.from) where.push(sql`r.expected_date >= ${filter.from}::date`);
   if (filter.to) where.push(sql`r.expected_date <= ${filter.to}::date`);

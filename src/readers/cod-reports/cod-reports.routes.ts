@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { storesOf } from '../../http/store-guard.js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
@@ -51,7 +52,13 @@ export function codReportsRoutes(reports: CodReports): FastifyPluginAsyncTypebox
           response: { 200: answer(ReceivablesResponse, 'A page of receivables.'), ...errorResponses(400, 401) },
         },
       },
-      async (request) => reports.receivables(request.accountId, { ...request.query, limit: limitOf(request.query) }),
+      async (request) =>
+        reports.receivables(
+          request.accountId,
+          { ...request.query, limit: limitOf(request.query) },
+          false,
+          storesOf(request),
+        ),
     );
     app.get(
       '/cod/receivables/export',
@@ -65,7 +72,11 @@ export function codReportsRoutes(reports: CodReports): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) =>
-        sendCsv(reply, 'receivables', (await reports.receivables(request.accountId, request.query, true)).data),
+        sendCsv(
+          reply,
+          'receivables',
+          (await reports.receivables(request.accountId, request.query, true, storesOf(request))).data,
+        ),
     );
 
     app.get(
@@ -79,7 +90,13 @@ export function codReportsRoutes(reports: CodReports): FastifyPluginAsyncTypebox
           response: { 200: answer(RemittancesResponse, 'A page of remittance lines.'), ...errorResponses(400, 401) },
         },
       },
-      async (request) => reports.remittances(request.accountId, { ...request.query, limit: limitOf(request.query) }),
+      async (request) =>
+        reports.remittances(
+          request.accountId,
+          { ...request.query, limit: limitOf(request.query) },
+          false,
+          storesOf(request),
+        ),
     );
     app.get(
       '/cod/remittances/export',
@@ -93,7 +110,11 @@ export function codReportsRoutes(reports: CodReports): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) =>
-        sendCsv(reply, 'remittances', (await reports.remittances(request.accountId, request.query, true)).data),
+        sendCsv(
+          reply,
+          'remittances',
+          (await reports.remittances(request.accountId, request.query, true, storesOf(request))).data,
+        ),
     );
 
     app.get(
@@ -109,7 +130,13 @@ export function codReportsRoutes(reports: CodReports): FastifyPluginAsyncTypebox
           response: { 200: answer(DiscrepanciesResponse, 'A page of discrepancies.'), ...errorResponses(400, 401) },
         },
       },
-      async (request) => reports.discrepancies(request.accountId, { ...request.query, limit: limitOf(request.query) }),
+      async (request) =>
+        reports.discrepancies(
+          request.accountId,
+          { ...request.query, limit: limitOf(request.query) },
+          false,
+          storesOf(request),
+        ),
     );
     app.get(
       '/cod/discrepancies/export',
@@ -123,7 +150,11 @@ export function codReportsRoutes(reports: CodReports): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) =>
-        sendCsv(reply, 'discrepancies', (await reports.discrepancies(request.accountId, request.query, true)).data),
+        sendCsv(
+          reply,
+          'discrepancies',
+          (await reports.discrepancies(request.accountId, request.query, true, storesOf(request))).data,
+        ),
     );
 
     app.get(
@@ -142,7 +173,7 @@ export function codReportsRoutes(reports: CodReports): FastifyPluginAsyncTypebox
           },
         },
       },
-      async (request) => reports.reconciliation(request.accountId, request.query),
+      async (request) => reports.reconciliation(request.accountId, request.query, storesOf(request)),
     );
     app.get(
       '/cod/reconciliation/export',
@@ -155,7 +186,11 @@ export function codReportsRoutes(reports: CodReports): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) =>
-        sendCsv(reply, 'reconciliation', (await reports.reconciliation(request.accountId, request.query)).data),
+        sendCsv(
+          reply,
+          'reconciliation',
+          (await reports.reconciliation(request.accountId, request.query, storesOf(request))).data,
+        ),
     );
   };
 }

@@ -9,6 +9,9 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { Clock } from '../../base/clock.js';
 import * as repo from './cod-reports.repository.js';
 
+/** A store-limited credential's stores; null: every store. */
+type Reach = readonly string[] | null;
+
 export type CodReports = ReturnType<typeof createCodReports>;
 
 /** Rows an export writes at most; a wider filter is refused rather than cut short. */
@@ -135,7 +138,8 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
   }
 
   return {
-    async receivables(accountId: string, query: ReceivablesQuery, exporting = false) {
+    // Each answers of the stores `reach` names only when it names some (a store-limited credential's).
+    async receivables(accountId: string, query: ReceivablesQuery, exporting = false, reach: Reach = null) {
       const problems: FieldError[] = [];
       checkDates(
         query,
@@ -155,6 +159,7 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
         deliveredTo: query.delivered_to,
         expectedFrom: query.expected_from,
         expectedTo: query.expected_to,
+        reach,
       };
       const day = today();
       return page(
@@ -166,7 +171,7 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
       );
     },
 
-    async remittances(accountId: string, query: RemittancesQuery, exporting = false) {
+    async remittances(accountId: string, query: RemittancesQuery, exporting = false, reach: Reach = null) {
       const problems: FieldError[] = [];
       checkDates(query, [['from', 'to']], problems);
       const after = exporting ? null : decodeCursor(query.cursor, problems);
@@ -177,6 +182,7 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
         awb: query.awb,
         from: query.from,
         to: query.to,
+        reach,
       };
       return page(
         (keyset, take) => repo.listRemittances(db, accountId, filter, keyset, take),
@@ -187,12 +193,12 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
       );
     },
 
-    async discrepancies(accountId: string, query: DiscrepanciesQuery, exporting = false) {
+    async discrepancies(accountId: string, query: DiscrepanciesQuery, exporting = false, reach: Reach = null) {
       const problems: FieldError[] = [];
       checkDates(query, [['from', 'to']], problems);
       const after = exporting ? null : decodeCursor(query.cursor, problems);
       refuse(problems);
-      const filter = { kind: query.kind, carrierId: query.carrier_id, from: query.from, to: query.to };
+      const filter = { kind: query.kind, carrierId: query.carrier_id, from: query.from, to: query.to, reach };
       return page(
         (keyset, take) => repo.listDiscrepancies(db, accountId, filter, keyset, take),
         after,
@@ -202,7 +208,7 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
       );
     },
 
-    async reconciliation(accountId: string, query: ReconciliationQuery) {
+    async reconciliation(accountId: string, query: ReconciliationQuery, reach: Reach = null) {
       const problems: FieldError[] = [];
       checkDates(query, [['from', 'to']], problems);
       refuse(problems);
@@ -210,6 +216,7 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
         carrierId: query.carrier_id,
         from: query.from,
         to: query.to,
+        reach,
       });
       const sum = (pick: (row: repo.CycleRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
       const expected = sum((r) => r.expectedPaise);

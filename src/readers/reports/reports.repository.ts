@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
 
 export interface StatusTotals {
@@ -9,15 +9,34 @@ export interface StatusTotals {
 }
 
 /**
+ * A store-limited credential's condition on `storeOf` (null: every store, no condition). A return
+ * belongs to its forward shipment's store; one booked without a forward shipment to none.
+ */
+const inStores = (storeOf: SQL, reach: readonly string[] | null): SQL =>
+  reach === null
+    ? sql``
+    : sql`and ${storeOf} in (${sql.join(
+        reach.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`;
+
+/**
  * Forward shipments whose order was created in [from, to], by status and payment type. An index-only
  * scan of shipments_account_created_report_idx: every column read is in the index.
  */
-export async function forwardTotals(db: Executor, accountId: string, from: Date, to: Date): Promise<StatusTotals[]> {
+export async function forwardTotals(
+  db: Executor,
+  accountId: string,
+  from: Date,
+  to: Date,
+  reach: readonly string[] | null = null,
+): Promise<StatusTotals[]> {
   const rows = await queryRows<{ status: string; is_cod: boolean; shipments: number | string; value_paise: string }>(
     db,
     sql`select status, is_cod, count(*)::int as shipments, sum(total_price_paise)::text as value_paise
           from shipments
          where account_id = ${accountId} and created_at >= ${from.toISOString()} and created_at <= ${to.toISOString()}
+               ${inStores(sql`store_id`, reach)}
          group by status, is_cod`,
   );
   return rows.map((row) => ({
@@ -33,12 +52,19 @@ export async function forwardTotals(db: Executor, accountId: string, from: Date,
  * value is the return's sub_total, as the forward entries carry the order's. Walks
  * returns_account_created_idx over the range.
  */
-export async function returnTotals(db: Executor, accountId: string, from: Date, to: Date): Promise<StatusTotals[]> {
+export async function returnTotals(
+  db: Executor,
+  accountId: string,
+  from: Date,
+  to: Date,
+  reach: readonly string[] | null = null,
+): Promise<StatusTotals[]> {
   const rows = await queryRows<{ status: string; shipments: number | string; value_paise: string }>(
     db,
     sql`select status, count(*)::int as shipments, sum(sub_total_paise)::text as value_paise
           from returns
          where account_id = ${accountId} and created_at >= ${from.toISOString()} and created_at <= ${to.toISOString()}
+               ${inStores(sql`(select s.store_id from shipments s where s.id = returns.forward_shipment_id)`, reach)}
          group by status`,
   );
   return rows.map((row) => ({

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { storesOf } from '../../http/store-guard.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import { ReportBody, ReportResponse } from './reports.schemas.js';
@@ -26,7 +27,7 @@ export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebo
           },
         },
       },
-      async (request) => reports.summary(request.accountId, request.body),
+      async (request) => reports.summary(request.accountId, request.body, storesOf(request)),
     );
   };
 }

@@ -16,7 +16,7 @@ export type ReportsService = ReturnType<typeof createReportsService>;
 
 interface Source {
   statuses: readonly string[];
-  totals(db: Db, accountId: string, from: Date, to: Date): Promise<StatusTotals[]>;
+  totals(db: Db, accountId: string, from: Date, to: Date, reach: readonly string[] | null): Promise<StatusTotals[]>;
 }
 
 /**
@@ -39,8 +39,8 @@ const SOURCES: Record<ReportInput['shipment_type'], Source> = {
   forward: { statuses: SHIPMENT_STATUSES, totals: forwardTotals },
   return: {
     statuses: RETURN_REPORT_STATUSES,
-    totals: async (db, accountId, from, to) =>
-      (await returnTotals(db, accountId, from, to)).map((row) => ({
+    totals: async (db, accountId, from, to, reach) =>
+      (await returnTotals(db, accountId, from, to, reach)).map((row) => ({
         ...row,
         status: RETURN_REPORT_ENTRY[row.status as ReturnStatus],
       })),
@@ -71,13 +71,16 @@ function readRange(body: ReportInput): { from: Date; to: Date } {
 
 export function createReportsService({ db }: { db: Db }) {
   return {
-    /** Velocity's summary report: per status, how many shipments and the value of their orders. */
-    async summary(accountId: string, body: ReportInput): Promise<ReportView> {
+    /**
+     * Velocity's summary report: per status, how many shipments and the value of their orders; of
+     * the stores `reach` names only when it names some (a store-limited credential's).
+     */
+    async summary(accountId: string, body: ReportInput, reach: readonly string[] | null = null): Promise<ReportView> {
       const { from, to } = readRange(body);
       const source = SOURCES[body.shipment_type];
       const paise = new Map(source.statuses.map((status) => [status, { count: 0, prepaid: 0, cod: 0 }]));
       let total = 0;
-      for (const row of await source.totals(db, accountId, from, to)) {
+      for (const row of await source.totals(db, accountId, from, to, reach)) {
         const entry = paise.get(row.status);
         if (!entry) continue;
         entry.count += row.shipments;

@@ -138,6 +138,20 @@ describe('a member limited to one store', () => {
     expect(move.json()).toMatchObject(outside('store', 'acme-bags'));
   });
 
+  it("counts its own store's shipments only in the summary report", async () => {
+    const report = async (headers: object) => {
+      const response = await send('POST', `${V1}/reports`, headers, {
+        start_date_time: '2026-11-01 00:00',
+        end_date_time: '2026-11-30 23:59',
+        shipment_type: 'forward',
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().payload.summary.total_shipments;
+    };
+    // The owner's three and SHOES-2 booked above; the manager's two of the shoes store.
+    expect([await report(authed(owner.apiKey)), await report(manager.headers)]).toEqual([4, 2]);
+  });
+
   it('is refused the routes that answer for every store, and keeps those of no store', async () => {
     const feed = await send('GET', `${V1}/events`, manager.headers);
     expect(feed.statusCode).toBe(403);
@@ -250,13 +264,13 @@ describe('the store table against every route', () => {
         expect([response.statusCode, response.json().code], `${method} ${path}`).toEqual([403, 'store_limited']);
       }
     }
-    expect(every.length).toBeGreaterThan(90);
-    expect(every).toContain('GET /custom/api/v1/cod/remittances/export');
+    expect(every.length).toBeGreaterThan(60);
+    expect(every).toEqual(expect.arrayContaining(['GET /custom/api/v1/events', 'POST /custom/api/v1/returns']));
     expect(await audit()).toBe(before);
   });
 });
 
-describe("a store's buyers' return requests", () => {
+describe("a store's return requests, refunds and cash on delivery", () => {
   it("lists and opens its own store's requests only; another store's is not found, nor decided", async () => {
     const policy = { window_days: 10, reasons: ['size_issue'], non_returnable_skus: [], non_returnable_categories: [] };
     for (const store of [shoes, bags])
@@ -299,5 +313,28 @@ describe("a store's buyers' return requests", () => {
     );
     expect(row!.status).toBe('pending');
     expect((await send('GET', `${V1}/refunds`, limited)).json().data).toEqual([]);
+  });
+
+  it("lists and exports its own store's COD receivables only", async () => {
+    const awbs: Record<string, string> = {};
+    for (const store of [shoes, bags])
+      awbs[store.store_name] = (
+        await deliveredForward(ctx, { apiKey: owner.apiKey, warehouseId }, { storeName: store.store_name, cod: true })
+      ).awb_code!;
+    const limited = authed(
+      (await send('POST', `${V1}/api-keys`, authed(owner.apiKey), { stores: [shoes.id] })).json().data.api_key,
+    );
+    const owned = await send('GET', `${V1}/cod/receivables`, authed(owner.apiKey));
+    expect(
+      owned
+        .json()
+        .data.map((row: { awb: string }) => row.awb)
+        .sort(),
+    ).toEqual([awbs['acme-shoes'], awbs['acme-bags']].sort());
+    const theirs = await send('GET', `${V1}/cod/receivables`, limited);
+    expect(theirs.json().data.map((row: { awb: string }) => row.awb)).toEqual([awbs['acme-shoes']]);
+    const exported = await send('GET', `${V1}/cod/receivables/export`, limited);
+    const lines = exported.body.trim().split('\r\n');
+    expect([lines.length, lines[1]?.includes(awbs['acme-shoes']!)]).toEqual([2, true]);
   });
 });

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { Ticks } from '../ui';
 
 export interface StoreChoice {
   id: string;
@@ -12,10 +13,7 @@ export function storesInWords(ids: readonly string[] | null, stores: readonly St
   return ids.map((id) => stores.find((store) => store.id === id)?.store_name ?? id).join(', ');
 }
 
-/**
- * The stores a member is limited to (a 3PL, a brand manager), as ticks: none ticked is every
- * store. Named `stores` in its form, one value per tick.
- */
+/** The stores a member is limited to (a 3PL, a brand manager), as ticks: none ticked is every store. */
 export function StoresPicker({
   stores,
   chosen,
@@ -29,35 +27,8 @@ export function StoresPicker({
   legend?: string;
   error?: string;
 }) {
-  const errorId = useId();
-  return (
-    <fieldset className="reasons" aria-describedby={error ? errorId : undefined}>
-      <legend>{legend}</legend>
-      {stores.map((store) => (
-        <label key={store.id} className="choice">
-          <input
-            type="checkbox"
-            name="stores"
-            value={store.id}
-            checked={chosen.includes(store.id)}
-            onChange={(event) =>
-              onChange(
-                event.target.checked
-                  ? stores.filter((one) => one.id === store.id || chosen.includes(one.id)).map((one) => one.id)
-                  : chosen.filter((id) => id !== store.id),
-              )
-            }
-          />{' '}
-          {store.brand_name ?? store.store_name}
-        </label>
-      ))}
-      {error && (
-        <small id={errorId} className="field-error">
-          {error}
-        </small>
-      )}
-    </fieldset>
-  );
+  const options = stores.map((store) => ({ value: store.id, label: store.brand_name ?? store.store_name }));
+  return <Ticks legend={legend} options={options} chosen={chosen} onChange={onChange} error={error} />;
 }
 
 /** A member's stores, changed in place: the ticks, then Save (none ticked: every store). */

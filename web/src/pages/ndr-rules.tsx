@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, type PutBody, unwrap } from '../api/client';
 import { NDR_REASON_WORDS } from '../format';
-import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
+import { EmptyState, ErrorSummary, Field, Loading, SelectField, Ticks } from '../ui';
+
+const REASON_OPTIONS = Object.entries(NDR_REASON_WORDS).map(([value, label]) => ({ value, label }));
 
 // The account's NDR rules and RTO risk thresholds (docs/rto.md), edited as the API takes them:
 // the whole list saved at once (PUT /ndr-rules), every refusal shown beside its field.
@@ -121,8 +123,10 @@ export function NdrRulesEditor() {
               onChange={(e) => change(i, { name: e.target.value })}
               error={errorAt(errors, `${at}.name`)}
             />
-            <ReasonChoice
-              label={`${label}: NDR reasons`}
+            {/* The failed-delivery reasons the rule acts on, by their words; none ticked: any reason. */}
+            <Ticks
+              legend={`${label}: NDR reasons`}
+              options={REASON_OPTIONS}
               chosen={d.reasons}
               onChange={(reasons) => change(i, { reasons })}
               error={errorAt(errors, `${at}.when.ndr_reasons`)}
@@ -250,46 +254,5 @@ export function ThresholdsEditor() {
         {save.isSuccess && <span role="status">Saved.</span>}
       </div>
     </form>
-  );
-}
-
-/** The failed-delivery reasons a rule acts on, ticked by their words; none ticked: any reason. */
-function ReasonChoice({
-  label,
-  chosen,
-  onChange,
-  error,
-}: {
-  label: string;
-  chosen: string[];
-  onChange: (reasons: string[]) => void;
-  error: string | undefined;
-}) {
-  const errorId = useId();
-  return (
-    <fieldset className="reasons" aria-describedby={error ? errorId : undefined}>
-      <legend>{label}</legend>
-      {Object.entries(NDR_REASON_WORDS).map(([reason, words]) => (
-        <label key={reason} className="choice">
-          <input
-            type="checkbox"
-            checked={chosen.includes(reason)}
-            onChange={(e) =>
-              onChange(
-                e.target.checked
-                  ? Object.keys(NDR_REASON_WORDS).filter((r) => r === reason || chosen.includes(r))
-                  : chosen.filter((r) => r !== reason),
-              )
-            }
-          />{' '}
-          {words}
-        </label>
-      ))}
-      {error && (
-        <small id={errorId} className="field-error">
-          {error}
-        </small>
-      )}
-    </fieldset>
   );
 }

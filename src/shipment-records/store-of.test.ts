@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/app.js';
+import { book, type Booked } from '../../test/kit/orders.js';
+import { createStore } from '../../test/kit/stores.js';
+import { createCityWarehouse } from '../../test/kit/warehouses.js';
+import type { NamedObjects } from '../domain/access/store-reach.js';
+import { storeLocator } from './store-of.js';
+
+// The stores of what a request names, for the hook that keeps a store-limited credential to its
+// own (http/store-guard.ts): a table of what may be named, found or not, in one account.
+
+let ctx: TestContext;
+let account: { id: string; apiKey: string };
+let store: { id: string; store_name: string };
+let inStore: Booked;
+let storeless: Booked;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  account = await ctx.createAccount('Store Locator');
+  const warehouseId = await createCityWarehouse(ctx, account.apiKey, 'delhi');
+  store = await createStore(ctx, account.apiKey, { store_name: 'locator-shoes' });
+  inStore = await book(ctx, account.apiKey, warehouseId, { storeName: 'locator-shoes', orderId: 'LOC-1' });
+  storeless = await book(ctx, account.apiKey, warehouseId, { orderId: 'LOC-2' });
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const UNKNOWN = '0b0e7b7e-3c4f-4f3a-9d61-5d7a1c2b3e4f';
+
+describe('storeLocator', () => {
+  it('finds the store of each object named, and leaves out what it does not find', async () => {
+    const locate = storeLocator(ctx.database.db);
+    const cases: [string, NamedObjects, { named: string; kind: string; storeId: string | null }[]][] = [
+      ['nothing named', {}, []],
+      [
+        'a shipment by AWB',
+        { shipments: [inStore.awb_code!] },
+        [{ named: inStore.awb_code!, kind: 'shipment', storeId: store.id }],
+      ],
+      [
+        'a shipment by id, in capitals, and one of no store',
+        { shipments: [inStore.shipment_id.toUpperCase(), storeless.awb_code!] },
+        [
+          { named: inStore.shipment_id.toUpperCase(), kind: 'shipment', storeId: store.id },
+          { named: storeless.awb_code!, kind: 'shipment', storeId: null },
+        ],
+      ],
+      ['an unknown AWB and id, named twice', { shipments: ['NOPE', UNKNOWN, 'NOPE'] }, []],
+      [
+        'orders by order_id',
+        { orders: ['LOC-1', 'LOC-2', 'LOC-9'] },
+        [
+          { named: 'LOC-1', kind: 'order', storeId: store.id },
+          { named: 'LOC-2', kind: 'order', storeId: null },
+        ],
+      ],
+      [
+        'stores by id, a malformed one of none',
+        { stores: [store.id.toUpperCase(), 'not-a-store'] },
+        [
+          { named: store.id.toUpperCase(), kind: 'store', storeId: store.id },
+          { named: 'not-a-store', kind: 'store', storeId: null },
+        ],
+      ],
+      [
+        "a booking's store by name, any case",
+        { booksInto: { storeName: ' LOCATOR-SHOES ' } },
+        [{ named: ' LOCATOR-SHOES ', kind: 'store', storeId: store.id }],
+      ],
+      ['a booking into an unknown, a blank or no store', { booksInto: { storeName: 'elsewhere' } }, []],
+      ['a blank store name', { booksInto: { storeName: '  ' } }, []],
+      ['a store name that is not text', { booksInto: { storeName: 7 } }, []],
+      [
+        'return requests and refunds by malformed or unknown ids',
+        { returnRequests: ['x', UNKNOWN], refunds: [UNKNOWN] },
+        [],
+      ],
+    ];
+    for (const [name, named, expected] of cases) expect(await locate(account.id, named), name).toEqual(expected);
+  });
+
+  it("finds nothing of another account's", async () => {
+    const other = await ctx.createAccount('Elsewhere');
+    expect(
+      await storeLocator(ctx.database.db)(other.id, {
+        shipments: [inStore.awb_code!],
+        orders: ['LOC-1'],
+        booksInto: { storeName: 'locator-shoes' },
+      }),
+    ).toEqual([]);
+  });
+});
