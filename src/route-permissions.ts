@@ -166,6 +166,7 @@ const storeInPath: StoreReach = ({ params }) => ({ stores: param(params) });
 const booking: StoreReach = ({ body }) => ({ booksInto: { storeName: field(body, 'store_name') } });
 const requestInPath: StoreReach = ({ params }) => ({ returnRequests: param(params) });
 const refundInPath: StoreReach = ({ params }) => ({ refunds: param(params) });
+const disputeInPath: StoreReach = ({ params }) => ({ weightDisputes: param(params) });
 
 /**
  * How each account route keeps to a store-limited credential (issue 51; domain/access/store-reach.ts),
@@ -223,6 +224,9 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'POST /forward-order': booking,
   'POST /forward-order-orchestration': booking,
   'POST /forward-order-shipment': ({ body }) => ({ shipments: strings(field(body, 'shipment_id')) }),
+  'POST /returns': 'filtered',
+  'POST /exchange-orders': 'filtered',
+  'POST /reverse-order-shipment': ({ body }) => ({ returns: strings(field(body, 'return_id')) }),
   'GET /return-requests': 'filtered',
   'GET /return-requests/:id': requestInPath,
   'GET /return-requests/:id/photos/:position': requestInPath,
@@ -235,6 +239,11 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'POST /refunds/:id/initiate': refundInPath,
   'POST /refunds/:id/complete': refundInPath,
   'POST /refunds/:id/fail': refundInPath,
+  'GET /weight-disputes': 'filtered',
+  'GET /weight-disputes/:id': disputeInPath,
+  'GET /weight-disputes/:id/evidence/:position': disputeInPath,
+  'POST /weight-disputes/:id/accept': disputeInPath,
+  'POST /weight-disputes/:id/dispute': disputeInPath,
 };
 
 export const STORE_REACH: ReadonlyMap<string, StoreReach> = new Map(Object.entries(STORE_TABLE));

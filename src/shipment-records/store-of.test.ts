@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { book, type Booked } from '../../test/kit/orders.js';
+import { bookReturn, type BookedReturn } from '../../test/kit/returns.js';
 import { createStore } from '../../test/kit/stores.js';
 import { createCityWarehouse } from '../../test/kit/warehouses.js';
 import type { NamedObjects } from '../domain/access/store-reach.js';
@@ -14,6 +15,7 @@ let account: { id: string; apiKey: string };
 let store: { id: string; store_name: string };
 let inStore: Booked;
 let storeless: Booked;
+let aReturn: BookedReturn;
 beforeAll(async () => {
   ctx = await createTestApp();
   account = await ctx.createAccount('Store Locator');
@@ -21,6 +23,7 @@ beforeAll(async () => {
   store = await createStore(ctx, account.apiKey, { store_name: 'locator-shoes' });
   inStore = await book(ctx, account.apiKey, warehouseId, { storeName: 'locator-shoes', orderId: 'LOC-1' });
   storeless = await book(ctx, account.apiKey, warehouseId, { orderId: 'LOC-2' });
+  aReturn = await bookReturn(ctx, account.apiKey, warehouseId, { orderId: 'LOC-R1' });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -67,6 +70,15 @@ describe('storeLocator', () => {
         "a booking's store by name, any case",
         { booksInto: { storeName: ' LOCATOR-SHOES ' } },
         [{ named: ' LOCATOR-SHOES ', kind: 'store', storeId: store.id }],
+      ],
+      [
+        'a return by its AWB and its shipment id (of no store: it names no forward shipment), and by its id',
+        { shipments: [aReturn.awb_code!, aReturn.shipment_id], returns: [aReturn.return_id] },
+        [
+          { named: aReturn.awb_code!, kind: 'return', storeId: null },
+          { named: aReturn.shipment_id, kind: 'return', storeId: null },
+          { named: aReturn.return_id, kind: 'return', storeId: null },
+        ],
       ],
       ['a booking into an unknown, a blank or no store', { booksInto: { storeName: 'elsewhere' } }, []],
       ['a blank store name', { booksInto: { storeName: '  ' } }, []],

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
-import { orders, refunds, returnRequests, shipments, stores } from '../base/db/schema.js';
+import { orders, refunds, returnRequests, returns, shipments, stores, weightDiscrepancies } from '../base/db/schema.js';
 import type { FoundObject, LocateStores, NamedObjects } from '../domain/access/store-reach.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -11,28 +11,64 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * indexes, an order by the merchant's order_id, a new order's store by its name. Those not found
  * are left out: the route answers them as it answers any unknown one.
  */
+/** Shipments named by id or AWB, with their stores. */
+async function shipmentStores(db: Executor, accountId: string, sent: readonly string[]): Promise<FoundObject[]> {
+  if (sent.length === 0) return [];
+  const ids = sent.filter((value) => UUID.test(value));
+  const rows = await db
+    .select({ id: shipments.id, awb: shipments.awb, storeId: shipments.storeId })
+    .from(shipments)
+    .where(
+      and(
+        eq(shipments.accountId, accountId),
+        ids.length > 0
+          ? sql`(${inArray(shipments.awb, [...sent])} or ${inArray(shipments.id, ids)})`
+          : inArray(shipments.awb, [...sent]),
+      ),
+    );
+  return sent.flatMap((value) => {
+    const row = rows.find((one) => one.awb === value || one.id === value.toLowerCase());
+    return row ? [{ named: value, kind: 'shipment' as const, storeId: row.storeId }] : [];
+  });
+}
+
+/**
+ * Returns named by AWB, shipment id or id, each with its forward shipment's store: a return booked
+ * without naming its forward shipment belongs to no store.
+ */
+async function returnStores(db: Executor, accountId: string, sent: readonly string[]): Promise<FoundObject[]> {
+  const values = [...new Set(sent)];
+  if (values.length === 0) return [];
+  const ids = values.filter((value) => UUID.test(value));
+  const rows = await db
+    .select({ id: returns.id, shipmentId: returns.shipmentId, awb: returns.awb, storeId: shipments.storeId })
+    .from(returns)
+    .leftJoin(shipments, eq(shipments.id, returns.forwardShipmentId))
+    .where(
+      and(
+        eq(returns.accountId, accountId),
+        ids.length > 0
+          ? sql`(${inArray(returns.awb, values)} or ${inArray(returns.shipmentId, ids)} or ${inArray(returns.id, ids)})`
+          : inArray(returns.awb, values),
+      ),
+    );
+  return values.flatMap((value) => {
+    const lower = value.toLowerCase();
+    const row = rows.find((one) => one.awb === value || one.shipmentId === lower || one.id === lower);
+    return row ? [{ named: value, kind: 'return' as const, storeId: row.storeId }] : [];
+  });
+}
+
 export function storeLocator(db: Executor): LocateStores {
   return async (accountId: string, named: NamedObjects) => {
     const found: FoundObject[] = [];
     const sent = [...new Set(named.shipments ?? [])];
-    if (sent.length > 0) {
-      const ids = sent.filter((value) => UUID.test(value));
-      const rows = await db
-        .select({ id: shipments.id, awb: shipments.awb, storeId: shipments.storeId })
-        .from(shipments)
-        .where(
-          and(
-            eq(shipments.accountId, accountId),
-            ids.length > 0
-              ? sql`(${inArray(shipments.awb, sent)} or ${inArray(shipments.id, ids)})`
-              : inArray(shipments.awb, sent),
-          ),
-        );
-      for (const value of sent) {
-        const row = rows.find((one) => one.awb === value || one.id === value.toLowerCase());
-        if (row) found.push({ named: value, kind: 'shipment', storeId: row.storeId });
-      }
-    }
+    const shipped = await shipmentStores(db, accountId, sent);
+    found.push(...shipped);
+    // What is not a shipment may be a return, by its AWB, its shipment id or its id (cancel-order,
+    // order-tracking and labels take both); and returns named as such (return_id).
+    const left = sent.filter((value) => !shipped.some((one) => one.named === value));
+    found.push(...(await returnStores(db, accountId, [...left, ...(named.returns ?? [])])));
     const orderIds = [...new Set(named.orders ?? [])];
     if (orderIds.length > 0) {
       const rows = await db
@@ -52,6 +88,16 @@ export function storeLocator(db: Executor): LocateStores {
         .from(table)
         .where(and(eq(table.accountId, accountId), inArray(table.id, wanted)));
       for (const row of rows) found.push({ named: row.id, kind, storeId: row.storeId });
+    }
+    const disputes = [...new Set(named.weightDisputes ?? [])].filter((id) => UUID.test(id));
+    if (disputes.length > 0) {
+      // A weight dispute is its shipment's store's.
+      const rows = await db
+        .select({ id: weightDiscrepancies.id, storeId: shipments.storeId })
+        .from(weightDiscrepancies)
+        .innerJoin(shipments, eq(shipments.id, weightDiscrepancies.shipmentId))
+        .where(and(eq(weightDiscrepancies.accountId, accountId), inArray(weightDiscrepancies.id, disputes)));
+      for (const row of rows) found.push({ named: row.id, kind: 'weight_dispute', storeId: row.storeId });
     }
     for (const id of new Set(named.stores ?? []))
       found.push({ named: id, kind: 'store', storeId: UUID.test(id) ? id.toLowerCase() : null });

@@ -4,15 +4,18 @@
 
 /** What a request names that belongs to a store: the hook finds each one's store before the route runs. */
 export interface NamedObjects {
-  /** Shipments, each by its id or its AWB. */
+  /** Shipments, each by its id or its AWB; a return's AWB or shipment id is found as the return. */
   shipments?: readonly string[];
+  /** Returns, by return_id. */
+  returns?: readonly string[];
   /** Orders, by the merchant's order_id. */
   orders?: readonly string[];
   /** Stores, by id. */
   stores?: readonly string[];
-  /** Buyers' return requests and refunds, by id. */
+  /** Buyers' return requests and refunds, and couriers' weight disputes, by id. */
   returnRequests?: readonly string[];
   refunds?: readonly string[];
+  weightDisputes?: readonly string[];
   /** A new order's store, by name (store_name): a limited credential books only into its own. */
   booksInto?: { storeName: unknown };
 }
@@ -28,7 +31,7 @@ export type StoreReach = 'account' | 'filtered' | ((request: { params: unknown; 
 /** An object the request named, found: what it was called in the request and the store it belongs to. */
 export interface FoundObject {
   named: string;
-  kind: 'shipment' | 'order' | 'store' | 'return_request' | 'refund';
+  kind: 'shipment' | 'return' | 'order' | 'store' | 'return_request' | 'refund' | 'weight_dispute';
   storeId: string | null;
 }
 

@@ -165,6 +165,8 @@ export interface DiscrepancyFilters {
   carrierIds?: readonly string[];
   openedFrom?: Date;
   openedBefore?: Date;
+  /** A store-limited credential's stores: the others' shipments' discrepancies are left out. */
+  storeIds?: readonly string[];
   /** The last row of the previous page: newest first, then by id. */
   after?: { openedAt: Date; id: string };
 }
@@ -187,6 +189,15 @@ export async function listDiscrepancies(
         filters.carrierIds?.length ? inArray(t.carrierId, [...filters.carrierIds]) : undefined,
         filters.openedFrom ? gte(t.openedAt, filters.openedFrom) : undefined,
         filters.openedBefore ? lt(t.openedAt, filters.openedBefore) : undefined,
+        filters.storeIds
+          ? inArray(
+              t.shipmentId,
+              ex
+                .select({ id: shipments.id })
+                .from(shipments)
+                .where(and(eq(shipments.accountId, accountId), inArray(shipments.storeId, [...filters.storeIds]))),
+            )
+          : undefined,
         after ? or(lt(t.openedAt, after.openedAt), and(eq(t.openedAt, after.openedAt), lt(t.id, after.id))) : undefined,
       ),
     )

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { storesOf } from '../../http/store-guard.js';
 import { actorOf } from '../../http/permission-guard.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -112,7 +113,7 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
       },
       async (request, reply) => {
         checkListingDays(request.query);
-        const page = await disputes.list(request.accountId, request.query, pageSize(request.query));
+        const page = await disputes.list(request.accountId, request.query, pageSize(request.query), storesOf(request));
         if (request.query.format !== 'csv') return page;
         const rows = page.data.map((d) => [
           d.awb,

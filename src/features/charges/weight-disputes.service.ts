@@ -331,7 +331,8 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
       return image;
     },
 
-    async list(accountId: string, query: DisputeListQuery, limit: number) {
+    /** Of every store, or of the stores `reach` names (a store-limited credential's). */
+    async list(accountId: string, query: DisputeListQuery, limit: number, reach: readonly string[] | null = null) {
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
       if (after === null) throw invalid('cursor must be a next_cursor this listing answered', 'cursor');
       const rows = await repo.listDiscrepancies(
@@ -343,6 +344,7 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
           openedFrom: query.from ? indiaDayStart(query.from) : undefined,
           openedBefore: query.to ? indiaDayStart(query.to, 1) : undefined,
           after: after && { openedAt: after.at, id: after.id },
+          ...(reach !== null && { storeIds: reach }),
         },
         limit + 1,
       );

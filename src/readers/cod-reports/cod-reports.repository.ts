@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { forwardInStores } from '../shipments/store-limit.js';
 import { type Executor, queryRows } from '../../base/db/client.js';
 
 // The COD ledger's read side: listings newest first with keyset paging, and the reconciliation
@@ -15,18 +16,6 @@ const and = (parts: SQL[]) => sql.join(parts, sql` and `);
 /** A store-limited credential's stores (null: every store). */
 export interface InStores {
   reach?: readonly string[] | null;
-}
-
-/** The condition keeping rows to the shipments of the stores `reach` names; none for every store. */
-function inStores(shipmentId: SQL, accountId: string, reach: readonly string[] | null | undefined): SQL[] {
-  if (reach === null || reach === undefined) return [];
-  const ids = sql.join(
-    reach.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
-  return [
-    sql`${shipmentId} in (select s.id from shipments s where s.account_id = ${accountId} and s.store_id in (${ids}))`,
-  ];
 }
 
 export interface ReceivableFilter extends InStores {
@@ -64,7 +53,10 @@ export async function listReceivables(
   after: Keyset | null,
   limit: number,
 ): Promise<ReceivableRow[]> {
-  const where: SQL[] = [sql`account_id = ${accountId}`, ...inStores(sql`shipment_id`, accountId, filter.reach)];
+  const where: SQL[] = [
+    sql`account_id = ${accountId}`,
+    ...forwardInStores(sql`shipment_id`, accountId, filter.reach ?? null),
+  ];
   if (filter.state) where.push(sql`state = ${filter.state}`);
   if (filter.carrierId) where.push(sql`carrier_id = ${filter.carrierId}`);
   if (filter.utr) where.push(sql`utr = ${filter.utr}`);
@@ -111,7 +103,10 @@ export async function listRemittances(
   after: Keyset | null,
   limit: number,
 ): Promise<RemittanceRow[]> {
-  const where: SQL[] = [sql`account_id = ${accountId}`, ...inStores(sql`shipment_id`, accountId, filter.reach)];
+  const where: SQL[] = [
+    sql`account_id = ${accountId}`,
+    ...forwardInStores(sql`shipment_id`, accountId, filter.reach ?? null),
+  ];
   if (filter.carrierId) where.push(sql`carrier_id = ${filter.carrierId}`);
   if (filter.utr) where.push(sql`utr = ${filter.utr}`);
   if (filter.awb) where.push(sql`awb = ${filter.awb}`);
@@ -146,7 +141,10 @@ export async function listDiscrepancies(
   after: Keyset | null,
   limit: number,
 ): Promise<DiscrepancyListRow[]> {
-  const where: SQL[] = [sql`account_id = ${accountId}`, ...inStores(sql`shipment_id`, accountId, filter.reach)];
+  const where: SQL[] = [
+    sql`account_id = ${accountId}`,
+    ...forwardInStores(sql`shipment_id`, accountId, filter.reach ?? null),
+  ];
   if (filter.kind) where.push(sql`kind = ${filter.kind}`);
   if (filter.carrierId) where.push(sql`carrier_id = ${filter.carrierId}`);
   if (filter.from) where.push(sql`detected_at >= ${indiaMidnight(filter.from)}::timestamptz`);
@@ -184,7 +182,10 @@ export async function reconciliation(
   accountId: string,
   filter: { carrierId?: string; from?: string; to?: string } & InStores,
 ): Promise<CycleRow[]> {
-  const where: SQL[] = [sql`r.account_id = ${accountId}`, ...inStores(sql`r.shipment_id`, accountId, filter.reach)];
+  const where: SQL[] = [
+    sql`r.account_id = ${accountId}`,
+    ...forwardInStores(sql`r.shipment_id`, accountId, filter.reach ?? null),
+  ];
   if (filter.carrierId) where.push(sql`r.carrier_id = ${filter.carrierId}`);
   if (filter.from) where.push(sql`r.expected_date >= ${filter.from}::date`);
   if (filter.to) where.push(sql`r.expected_date <= ${filter.to}::date`);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { storesOf } from '../../http/store-guard.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import { ListExchangesResponse } from './exchange-element.schemas.js';
@@ -39,7 +40,7 @@ export function exchangeListingRoutes(listing: ExchangeListing): FastifyPluginAs
           },
         },
       },
-      async (request) => listing.list(request.accountId, request.body),
+      async (request) => listing.list(request.accountId, request.body, storesOf(request)),
     );
   };
 }

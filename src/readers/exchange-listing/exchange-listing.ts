@@ -1,10 +1,12 @@
 import type { Static } from 'typebox';
+import { forwardInStores } from '../shipments/store-limit.js';
 import type { Db } from '../../base/db/client.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { pageOf } from '../shipments/shipments.service.js';
 import { elementBuilder } from './exchange-element.js';
 import { conditions, countExchanges, findExchangePage, findLegItems } from './exchange-listing.repository.js';
 import type { ListExchangesBody } from './exchange-listing.schemas.js';
+import { exchanges } from '../../base/db/schema.js';
 
 type ListInput = Static<typeof ListExchangesBody>;
 
@@ -17,9 +19,10 @@ export type ExchangeListing = ReturnType<typeof createExchangeListing>;
 export function createExchangeListing({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
   const toElement = elementBuilder(catalogue);
   return {
-    async list(accountId: string, body: ListInput) {
+    /** Of every store, or of the stores `reach` names (an exchange is its forward shipment's store's). */
+    async list(accountId: string, body: ListInput, reach: readonly string[] | null = null) {
       const { page, perPage } = pageOf(body);
-      const where = conditions(accountId, body);
+      const where = [...conditions(accountId, body), ...forwardInStores(exchanges.forwardShipmentId, accountId, reach)];
       const [rows, total] = await Promise.all([
         findExchangePage(db, where, {
           limit: perPage,

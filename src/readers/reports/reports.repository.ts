@@ -1,5 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { forwardInStores, ownStoreIn } from '../shipments/store-limit.js';
 import { type Executor, queryRows } from '../../base/db/client.js';
+
+/** Conditions appended to a where clause that has one already. */
+const andAll = (conditions: SQL[]): SQL => sql.join(conditions.map((condition) => sql` and ${condition}`));
 
 export interface StatusTotals {
   status: string;
@@ -7,18 +11,6 @@ export interface StatusTotals {
   shipments: number;
   valuePaise: number;
 }
-
-/**
- * A store-limited credential's condition on `storeOf` (null: every store, no condition). A return
- * belongs to its forward shipment's store; one booked without a forward shipment to none.
- */
-const inStores = (storeOf: SQL, reach: readonly string[] | null): SQL =>
-  reach === null
-    ? sql``
-    : sql`and ${storeOf} in (${sql.join(
-        reach.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )})`;
 
 /**
  * Forward shipments whose order was created in [from, to], by status and payment type. An index-only
@@ -36,7 +28,7 @@ export async function forwardTotals(
     sql`select status, is_cod, count(*)::int as shipments, sum(total_price_paise)::text as value_paise
           from shipments
          where account_id = ${accountId} and created_at >= ${from.toISOString()} and created_at <= ${to.toISOString()}
-               ${inStores(sql`store_id`, reach)}
+               ${andAll(ownStoreIn(sql`store_id`, reach))}
          group by status, is_cod`,
   );
   return rows.map((row) => ({
@@ -64,7 +56,7 @@ export async function returnTotals(
     sql`select status, count(*)::int as shipments, sum(sub_total_paise)::text as value_paise
           from returns
          where account_id = ${accountId} and created_at >= ${from.toISOString()} and created_at <= ${to.toISOString()}
-               ${inStores(sql`(select s.store_id from shipments s where s.id = returns.forward_shipment_id)`, reach)}
+               ${andAll(forwardInStores(sql`forward_shipment_id`, accountId, reach))}
          group by status`,
   );
   return rows.map((row) => ({

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { storesOf } from '../../http/store-guard.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import type { ReturnsListing } from './returns-listing.js';
@@ -44,7 +45,7 @@ export function returnsListingRoutes(listing: ReturnsListing): FastifyPluginAsyn
           },
         },
       },
-      async (request) => listing.list(request.accountId, request.body),
+      async (request) => listing.list(request.accountId, request.body, storesOf(request)),
     );
   };
 }

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import { forwardInStores } from '../shipments/store-limit.js';
 import type { Static } from 'typebox';
 import type { Db } from '../../base/db/client.js';
 import { refunds, returnItems, returns } from '../../base/db/schema.js';
@@ -146,10 +147,11 @@ export type ReturnsListing = ReturnType<typeof createReturnsListing>;
 /** `POST /returns`: the forward listing's paging (exact total, created_at/id keyset) over returns. */
 export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
   return {
-    async list(accountId: string, body: ListInput) {
+    /** Of every store, or of the stores `reach` names (a return is its forward shipment's store's). */
+    async list(accountId: string, body: ListInput, reach: readonly string[] | null = null) {
       const { page, perPage } = pageOf(body);
       const descending = (body.sort_order ?? 'desc') === 'desc';
-      const where = conditions(accountId, body);
+      const where = [...conditions(accountId, body), ...forwardInStores(returns.forwardShipmentId, accountId, reach)];
       const after = body.search_after && {
         createdAt: storable(new Date(Number(body.search_after[0])), 'search_after.0'),
         id: body.search_after[1],

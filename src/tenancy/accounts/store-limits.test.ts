@@ -5,7 +5,7 @@ import { authed, CANCEL, FORWARD_ORDER, ORDER_TRACKING, RATES, SHIPMENTS, STORES
 import { inviteAndJoin, type JoinedMember } from '../../../test/kit/members.js';
 import { book, type Booked, orderBodyFromFields } from '../../../test/kit/orders.js';
 import { createStore } from '../../../test/kit/stores.js';
-import { deliveredForward } from '../../../test/kit/returns.js';
+import { deliveredForward, returnBody } from '../../../test/kit/returns.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
@@ -265,7 +265,7 @@ describe('the store table against every route', () => {
       }
     }
     expect(every.length).toBeGreaterThan(60);
-    expect(every).toEqual(expect.arrayContaining(['GET /custom/api/v1/events', 'POST /custom/api/v1/returns']));
+    expect(every).toEqual(expect.arrayContaining(['GET /custom/api/v1/events', 'POST /custom/api/v1/reverse-order']));
     expect(await audit()).toBe(before);
   });
 });
@@ -336,5 +336,58 @@ describe("a store's return requests, refunds and cash on delivery", () => {
     const exported = await send('GET', `${V1}/cod/receivables/export`, limited);
     const lines = exported.body.trim().split('\r\n');
     expect([lines.length, lines[1]?.includes(awbs['acme-shoes']!)]).toEqual([2, true]);
+  });
+
+  it("lists and opens its own store's weight disputes only", async () => {
+    const report = await send('POST', `${V1}/weight-reports`, authed(owner.apiKey), {
+      file: `awb,charged_weight_g\n${inShoes.awb_code},5000\n${inBags.awb_code},5000\n`,
+    });
+    expect(report.statusCode, report.body).toBe(200);
+    const opened = report.json().data.opened as { id: string; awb: string }[];
+    const idOf = (awb: string | null) => opened.find((row) => row.awb === awb)!.id;
+    const limited = authed(
+      (await send('POST', `${V1}/api-keys`, authed(owner.apiKey), { stores: [shoes.id] })).json().data.api_key,
+    );
+    const listed = await send('GET', `${V1}/weight-disputes`, limited);
+    expect(listed.json().data.map((row: { id: string }) => row.id)).toEqual([idOf(inShoes.awb_code)]);
+    const other = await send('POST', `${V1}/weight-disputes/${idOf(inBags.awb_code)}/accept`, limited);
+    expect(other.json()).toMatchObject(outside('weight_dispute', idOf(inBags.awb_code)));
+    const accepted = await send('POST', `${V1}/weight-disputes/${idOf(inShoes.awb_code)}/accept`, limited);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+  });
+
+  it("lists its own store's returns only, and finds another store's return nowhere, even by its AWB", async () => {
+    const returned: Record<string, { return_id: string; awb_code: string }> = {};
+    for (const store of [shoes, bags]) {
+      const forward = await deliveredForward(
+        ctx,
+        { apiKey: owner.apiKey, warehouseId },
+        { storeName: store.store_name },
+      );
+      const booked = await send('POST', `${V1}/reverse-order-orchestration`, authed(owner.apiKey), {
+        ...returnBody(warehouseId),
+        forward_awb: forward.awb_code,
+      });
+      expect(booked.statusCode, booked.body).toBe(200);
+      returned[store.store_name] = booked.json().payload;
+    }
+    const limited = authed(
+      (await send('POST', `${V1}/api-keys`, authed(owner.apiKey), { stores: [shoes.id] })).json().data.api_key,
+    );
+    const listed = await send('POST', `${V1}/returns`, limited, {});
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(
+      listed.json().data.map((row: { attributes: { tracking_number: string } }) => row.attributes.tracking_number),
+    ).toEqual([returned['acme-shoes']!.awb_code]);
+    const bagsReturn = returned['acme-bags']!;
+    const cancelled = await send('POST', CANCEL, limited, { awbs: [bagsReturn.awb_code] });
+    expect(cancelled.json()).toMatchObject(outside('return', bagsReturn.awb_code));
+    const tracked = await send('POST', ORDER_TRACKING, limited, { awbs: [bagsReturn.awb_code] });
+    expect(tracked.statusCode).toBe(404);
+    const [row] = await queryRows<{ status: string }>(
+      ctx.database.db,
+      sql`select status from returns where id = ${bagsReturn.return_id}`,
+    );
+    expect(row!.status).not.toBe('cancelled');
   });
 });
