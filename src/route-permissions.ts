@@ -171,9 +171,9 @@ const disputeInPath: StoreReach = ({ params }) => ({ weightDisputes: param(param
 /**
  * How each account route keeps to a store-limited credential (issue 51; domain/access/store-reach.ts),
  * read by one hook (http/store-guard.ts). A route not named here answers for every store at once
- * (exports, the event feed, COD and money reports, settings of the whole account): a credential
- * limited to stores is refused it, so a route added later is closed to them until it says how it
- * keeps to their stores.
+ * (the event feed, webhooks, channels, settings of the whole account) or makes what no store owns
+ * yet (a return or an exchange booked): a credential limited to stores is refused it, so a route
+ * added later is closed to them until it says how it keeps to their stores.
  */
 const STORE_TABLE: Record<string, StoreReach> = {
   'POST /rates': 'account',

@@ -6,6 +6,7 @@ import { inviteAndJoin, type JoinedMember } from '../../../test/kit/members.js';
 import { book, type Booked, orderBodyFromFields } from '../../../test/kit/orders.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { deliveredForward, returnBody } from '../../../test/kit/returns.js';
+import { exchange, exchangeBody } from '../../../test/kit/exchange-bodies.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
@@ -389,5 +390,22 @@ describe("a store's return requests, refunds and cash on delivery", () => {
       sql`select status from returns where id = ${bagsReturn.return_id}`,
     );
     expect(row!.status).not.toBe('cancelled');
+  });
+
+  it("lists its own store's exchanges only, an exchange being its replacement's store's", async () => {
+    for (const store of [shoes, bags])
+      await exchange(
+        ctx,
+        owner.apiKey,
+        exchangeBody(warehouseId, { order_id: `EXC-${store.store_name}`, store_name: store.store_name }),
+      );
+    const limited = authed(
+      (await send('POST', `${V1}/api-keys`, authed(owner.apiKey), { stores: [shoes.id] })).json().data.api_key,
+    );
+    const listed = await send('POST', `${V1}/exchange-orders`, limited, {});
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect([listed.body.includes('EXC-acme-shoes'), listed.body.includes('EXC-acme-bags')]).toEqual([true, false]);
+    const everything = (await send('POST', `${V1}/exchange-orders`, authed(owner.apiKey), {})).body;
+    expect([everything.includes('EXC-acme-shoes'), everything.includes('EXC-acme-bags')]).toEqual([true, true]);
   });
 });
