@@ -119,7 +119,8 @@ export interface DocumentedOperation {
  * The table in the OpenAPI document: each account operation names the permission it needs
  * (`x-permission`) and how it keeps to a store-limited credential (`x-stores`: `account`, nothing
  * of a store; `filtered`, its answer limited to them; `named`, the objects it names checked;
- * `every`, refused to them), and documents the 403 a credential without it gets, shaped as its 401.
+ * `every`, refused to them), and documents the 403 a credential without it gets, and the 404 of
+ * another store's object, shaped as its 401.
  */
 export function documentPermissions<D extends { paths?: Record<string, Record<string, DocumentedOperation>> }>(
   document: D,
@@ -149,6 +150,14 @@ export function documentPermissions<D extends { paths?: Record<string, Record<st
               ? ', or it is limited to stores and this route answers for every store (store_limited)'
               : ''
           }.`,
+        };
+      // A limited credential naming another store's shipment, order or store is answered as if it
+      // did not exist: documented where the route's own answers have no 404.
+      if (typeof reach === 'function' && operation.responses && unauthorized && !operation.responses['404'])
+        operation.responses['404'] = {
+          ...unauthorized,
+          description:
+            'What the request names belongs to a store the credential is not limited to (outside_credential_stores).',
         };
     }
   }
