@@ -11,7 +11,6 @@ import { MEMBER_ERRORS } from './members.errors.js';
 import * as repo from './members.repository.js';
 import { roleExists } from './roles.service.js';
 import { settleStores } from './store-limits.js';
-import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
 
 /** An invitation's link works for a week, once. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -98,10 +97,6 @@ export function createMembersService({
     if (member.id === actor.memberId) throw MEMBER_ERRORS.member_is_you.error('You cannot do this to yourself');
     if ((member.role === 'owner' || touchesRole === 'owner') && !isOwnerScope(actor.scopes))
       throw MEMBER_ERRORS.owner_only.error('Only an owner may change an owner or make one');
-    // A member limited to stores manages only members within them.
-    const reach = actor.stores ?? null;
-    if (reach !== null && (member.storeIds === null || member.storeIds.some((id) => !reach.includes(id))))
-      throw ACCESS_ERRORS.permission_denied.error("This member reaches stores beyond this credential's");
     return member;
   }
 
