@@ -155,15 +155,42 @@ export const BUYER_DOCUMENTS: ReadonlySet<string> = new Set([
   'GET /refunds/:id/payee',
 ]);
 
-/** A body field sent as one string or a list of them, as Velocity's loose typing allows. */
+/**
+ * A body field sent as one string or a list of them, as Velocity's loose typing allows, trimmed as
+ * the services trim them: ' AWB' finds the shipment here as it does there.
+ */
 const strings = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : [value]).filter((one): one is string => typeof one === 'string' && one !== '');
+  (Array.isArray(value) ? value : [value])
+    .filter((one): one is string => typeof one === 'string')
+    .map((one) => one.trim())
+    .filter((one) => one !== '');
 const field = (body: unknown, name: string): unknown => (body as Record<string, unknown> | undefined)?.[name];
 const param = (params: unknown, name = 'id'): string[] => strings((params as Record<string, unknown>)[name]);
 
 const shipmentInPath: StoreReach = ({ params }) => ({ shipments: param(params) });
 const storeInPath: StoreReach = ({ params }) => ({ stores: param(params) });
-const booking: StoreReach = ({ body }) => ({ booksInto: { storeName: field(body, 'store_name') } });
+const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
+const ORDER_STORE = { field: 'store_name', why: 'an order it books names one of them' };
+const booking: StoreReach = ({ body }) =>
+  blank(field(body, 'store_name'))
+    ? { unplaced: ORDER_STORE }
+    : { booksInto: { storeName: field(body, 'store_name') } };
+/** A return's store is its forward shipment's: a limited credential books only returns of its stores' shipments. */
+const returnBooking: StoreReach = ({ body }) =>
+  blank(field(body, 'forward_awb')) && blank(field(body, 'forward_order_id'))
+    ? {
+        unplaced: {
+          field: 'forward_awb',
+          why: 'a return it books names the forward shipment it returns (forward_awb or forward_order_id)',
+        },
+      }
+    : { shipments: strings(field(body, 'forward_awb')), orders: strings(field(body, 'forward_order_id')) };
+/** An exchange is its replacement's store's; the old item's order, when named, must be of the credential's stores too. */
+const exchangeBooking: StoreReach = (request) => ({
+  ...booking(request),
+  orders: strings(field(request.body, 'original_order_id')),
+});
+const byAwbs: StoreReach = ({ body }) => ({ shipments: strings(field(body, 'awbs')) });
 const requestInPath: StoreReach = ({ params }) => ({ returnRequests: param(params) });
 const refundInPath: StoreReach = ({ params }) => ({ refunds: param(params) });
 const disputeInPath: StoreReach = ({ params }) => ({ weightDisputes: param(params) });
@@ -171,9 +198,9 @@ const disputeInPath: StoreReach = ({ params }) => ({ weightDisputes: param(param
 /**
  * How each account route keeps to a store-limited credential (issue 51; domain/access/store-reach.ts),
  * read by one hook (http/store-guard.ts). A route not named here answers for every store at once
- * (the event feed, webhooks, channels, settings of the whole account) or makes what no store owns
- * yet (a return or an exchange booked): a credential limited to stores is refused it, so a route
- * added later is closed to them until it says how it keeps to their stores.
+ * (the event feed, webhooks, channels, pickups, settings of the whole account): a credential
+ * limited to stores is refused it, so a route added later is closed to them until it says how it
+ * keeps to their stores.
  */
 const STORE_TABLE: Record<string, StoreReach> = {
   'POST /rates': 'account',
@@ -198,6 +225,10 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'GET /cod/reconciliation': 'filtered',
   'GET /cod/reconciliation/export': 'filtered',
   'GET /client-stores': 'filtered',
+  'GET /shipping-charges': 'filtered',
+  'POST /shipping-charges': byAwbs,
+  'POST /cod-remittance': byAwbs,
+  'POST /settlement-status': byAwbs,
   // Within the maker's stores, as the service settles them (tenancy/accounts/store-limits.ts).
   'POST /api-keys': 'filtered',
   'GET /client-stores/:id': storeInPath,
@@ -210,8 +241,8 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'GET /shipments/:id/emails': shipmentInPath,
   'GET /shipments/:id/confirmation': shipmentInPath,
   'POST /shipments/:id/cod-to-prepaid': shipmentInPath,
-  'POST /labels': ({ body }) => ({ shipments: strings(field(body, 'awbs')) }),
-  'POST /order-tracking': ({ body }) => ({ shipments: strings(field(body, 'awbs')) }),
+  'POST /labels': byAwbs,
+  'POST /order-tracking': byAwbs,
   'POST /cancel-order': ({ body }) => ({
     shipments: [...strings(field(body, 'awbs')), ...strings(field(body, 'shipment_id'))],
   }),
@@ -224,6 +255,9 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'POST /forward-order': booking,
   'POST /forward-order-orchestration': booking,
   'POST /forward-order-shipment': ({ body }) => ({ shipments: strings(field(body, 'shipment_id')) }),
+  'POST /reverse-order': returnBooking,
+  'POST /reverse-order-orchestration': returnBooking,
+  'POST /exchange-order-orchestration': exchangeBooking,
   'POST /returns': 'filtered',
   'POST /exchange-orders': 'filtered',
   'POST /reverse-order-shipment': ({ body }) => ({ returns: strings(field(body, 'return_id')) }),
@@ -233,6 +267,8 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'POST /return-requests': ({ body }) => ({ shipments: strings(field(body, 'shipment_id')) }),
   'POST /return-requests/:id/approve': requestInPath,
   'POST /return-requests/:id/reject': requestInPath,
+  'GET /return-reports': 'filtered',
+  'GET /return-reports/refunds': 'filtered',
   'GET /refunds': 'filtered',
   'GET /refunds/:id': refundInPath,
   'GET /refunds/:id/payee': refundInPath,

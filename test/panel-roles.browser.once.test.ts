@@ -170,7 +170,7 @@ describe('the panel for a sample of roles', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
       const nav = page.getByRole('navigation', { name: 'Main' });
-      const screens = ['Overview', 'Shipments', 'Create shipment', 'NDR', 'Reports'];
+      const screens = ['Overview', 'Shipments', 'Create shipment', 'NDR', 'Returns', 'Reports'];
       expect(await nav.getByRole('link').allTextContents()).toEqual(screens);
       const failures: string[] = [];
       for (const screen of screens) {
@@ -182,7 +182,7 @@ describe('the panel for a sample of roles', () => {
       await expect.poll(() => rows.count()).toBe(2);
       expect(await rows.nth(1).textContent()).toContain('ROLE-WALK-SHOES');
       // A link to a screen of every store says why it is not theirs.
-      await page.goto(`${origin}/app/money`);
+      await page.goto(`${origin}/app/bulk`);
       await page.getByText('This screen covers every store of the account').waitFor();
       await expectAccessible(page, 'a screen of every store, for a member limited to one');
       expect({ refused, failures }).toEqual({ refused: [], failures: [] });

@@ -11,7 +11,8 @@ export const storesOf = (request: FastifyRequest): readonly string[] | null => r
  * entry in the store table (src/route-permissions.ts): a route answering nothing of a store is
  * open; a listing limits its own answer (storesOf); a route naming shipments, orders or stores has
  * each one's store found first, and one of another store answers 404 before the route runs, as
- * another account's would; a booking names one of the credential's stores; every other route
+ * another account's would; what a request makes names one of the credential's stores (or the
+ * shipment it comes from); every other route
  * answers for all stores at once and is refused (403 store_limited). Credentials reaching every
  * store pay one comparison. Entries naming no route fail the app's start.
  */
@@ -47,12 +48,11 @@ export function storeGuard(table: ReadonlyMap<string, StoreReach>, prefix: strin
       const how = table.get(routeKey(request.method, url, prefix));
       if (typeof how !== 'function') return done();
       const named = how({ params: request.params, body: request.body });
-      const name = named.booksInto?.storeName;
-      if (named.booksInto && (typeof name !== 'string' || name.trim() === ''))
+      if (named.unplaced)
         return done(
           ACCESS_ERRORS.store_required.error(
-            'store_name: this credential is limited to stores, so an order it books names one of them',
-            'store_name',
+            `${named.unplaced.field}: this credential is limited to stores, so ${named.unplaced.why}`,
+            named.unplaced.field,
           ),
         );
       locate(request.accountId, named).then((found) => {

@@ -5,12 +5,6 @@ import type { FoundObject, LocateStores, NamedObjects } from '../domain/access/s
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * The stores of the shipments, orders and stores a request names, for the hook that keeps a
- * store-limited credential to its own (issue 51): a shipment by id or AWB through their unique
- * indexes, an order by the merchant's order_id, a new order's store by its name. Those not found
- * are left out: the route answers them as it answers any unknown one.
- */
 /** Shipments named by id or AWB, with their stores. */
 async function shipmentStores(db: Executor, accountId: string, sent: readonly string[]): Promise<FoundObject[]> {
   if (sent.length === 0) return [];
@@ -59,6 +53,12 @@ async function returnStores(db: Executor, accountId: string, sent: readonly stri
   });
 }
 
+/**
+ * The stores of the shipments, orders and stores a request names, for the hook that keeps a
+ * store-limited credential to its own (issue 51): a shipment by id or AWB through their unique
+ * indexes, an order by the merchant's order_id, a new order's store by its name. Those not found
+ * are left out: the route answers them as it answers any unknown one.
+ */
 export function storeLocator(db: Executor): LocateStores {
   return async (accountId: string, named: NamedObjects) => {
     const found: FoundObject[] = [];

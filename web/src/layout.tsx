@@ -14,9 +14,9 @@ export const SCREENS: readonly { to: string; label: string; needs: Permission; e
   { to: '/create', label: 'Create shipment', needs: 'shipments:write' },
   { to: '/bulk', label: 'Bulk import', needs: 'shipments:write', everyStore: true },
   { to: '/ndr', label: 'NDR', needs: 'shipments:read' },
-  { to: '/returns', label: 'Returns', needs: 'returns:read', everyStore: true },
+  { to: '/returns', label: 'Returns', needs: 'returns:read' },
   { to: '/reports', label: 'Reports', needs: 'shipments:read' },
-  { to: '/money', label: 'Money', needs: 'money:read', everyStore: true },
+  { to: '/money', label: 'Money', needs: 'money:read' },
   { to: '/settings', label: 'Settings', needs: 'settings:read', everyStore: true },
 ];
 

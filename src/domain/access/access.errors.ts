@@ -8,7 +8,7 @@ export const ACCESS_ERRORS = errorCodes({
   ],
   store_limited: [
     'forbidden',
-    'The credential is limited to some stores and the route answers for every store at once (an export, the event feed, COD and money reports); use a credential reaching every store.',
+    'The credential is limited to some stores and the route answers for every store at once (the event feed, pickups, file imports, settings); use a credential reaching every store.',
   ],
   outside_credential_stores: [
     'not_found',
@@ -16,6 +16,6 @@ export const ACCESS_ERRORS = errorCodes({
   ],
   store_required: [
     'unprocessable',
-    'A credential limited to stores books orders only into them: store_name must name one.',
+    'A credential limited to stores makes only what belongs to them: an order names one in store_name, a return the forward shipment it returns (forward_awb or forward_order_id).',
   ],
 });

@@ -18,6 +18,12 @@ export interface NamedObjects {
   weightDisputes?: readonly string[];
   /** A new order's store, by name (store_name): a limited credential books only into its own. */
   booksInto?: { storeName: unknown };
+  /**
+   * What a new object would belong to no store by: the field that should have named its store (or
+   * the shipment it comes from), and why. A limited credential could not see such an object once
+   * made, so it is refused the request (422 store_required).
+   */
+  unplaced?: { field: string; why: string };
 }
 
 /**

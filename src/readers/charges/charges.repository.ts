@@ -2,6 +2,7 @@ import { and, desc, eq, gte, inArray, isNotNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { orders, shipments, weightDiscrepancies } from '../../base/db/schema.js';
 import { type ChargeState, discrepancyStatesFor } from '../../domain/charges.js';
+import { ownStoreIn } from '../shipments/store-limit.js';
 
 const columns = {
   id: shipments.id,
@@ -48,6 +49,8 @@ export interface ChargeFilters {
   createdFrom?: Date;
   createdBefore?: Date;
   after?: { at: Date; id: string };
+  /** A store-limited credential's stores; null: every store. */
+  reach: readonly string[] | null;
 }
 
 /**
@@ -78,6 +81,7 @@ export async function listCharges(
         filters.state ? hasLineIn(filters.state) : undefined,
         filters.createdFrom ? gte(shipments.createdAt, filters.createdFrom) : undefined,
         filters.createdBefore ? lt(shipments.createdAt, filters.createdBefore) : undefined,
+        ...ownStoreIn(shipments.storeId, filters.reach),
         after
           ? or(lt(shipments.createdAt, after.at), and(eq(shipments.createdAt, after.at), lt(shipments.id, after.id)))
           : undefined,

@@ -3,6 +3,7 @@ import { toCsv } from '../../domain/csv.js';
 import { answer } from '../../http/answer.js';
 import { checkListingDays, csvContent, pageSize, sendCsv } from '../../http/csv.js';
 import { errorResponses } from '../../http/errors.js';
+import { storesOf } from '../../http/store-guard.js';
 import {
   ChargesListEnvelope,
   ChargesListQuery,
@@ -78,7 +79,7 @@ export function chargesRoutes(charges: ChargesService): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         checkListingDays(request.query);
-        const page = await charges.list(request.accountId, request.query, pageSize(request.query));
+        const page = await charges.list(request.accountId, request.query, pageSize(request.query), storesOf(request));
         if (request.query.format !== 'csv') return page;
         const rows = page.data.map((c) => [
           c.awb,

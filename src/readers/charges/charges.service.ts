@@ -86,7 +86,8 @@ export function createChargesService({ db }: { db: Db }) {
       return { status: 1 as const, payload };
     },
 
-    async list(accountId: string, query: ChargesListQuery, limit: number) {
+    /** `reach`: a store-limited credential's stores, whose shipments alone are listed; null: every store. */
+    async list(accountId: string, query: ChargesListQuery, limit: number, reach: readonly string[] | null) {
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
       if (after === null) throw cursorUnknown('cursor must be a next_cursor this listing answered', 'cursor');
       const carrierIds =
@@ -104,6 +105,7 @@ export function createChargesService({ db }: { db: Db }) {
           createdFrom: query.from ? indiaDayStart(query.from) : undefined,
           createdBefore: query.to ? indiaDayStart(query.to, 1) : undefined,
           after,
+          reach,
         },
         limit + 1,
       );

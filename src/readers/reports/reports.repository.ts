@@ -1,9 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
-import { forwardInStores, ownStoreIn } from '../shipments/store-limit.js';
+import { sql } from 'drizzle-orm';
+import { andAll, forwardInStores, ownStoreIn } from '../shipments/store-limit.js';
 import { type Executor, queryRows } from '../../base/db/client.js';
-
-/** Conditions appended to a where clause that has one already. */
-const andAll = (conditions: SQL[]): SQL => sql.join(conditions.map((condition) => sql` and ${condition}`));
 
 export interface StatusTotals {
   status: string;

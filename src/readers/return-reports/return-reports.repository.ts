@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
+import { andAll, ownStoreIn } from '../shipments/store-limit.js';
 
 // The return reports' counts, over the cohort of shipments delivered in the range: of what was
 // delivered then, how much was asked back, approved, rejected or is still waiting.
@@ -9,6 +10,8 @@ export interface Cohort {
   from: Date;
   to: Date;
   storeId?: string | undefined;
+  /** A store-limited credential's stores; null: every store. */
+  reach: readonly string[] | null;
 }
 
 export interface CountRow {
@@ -24,7 +27,8 @@ const delivered = (c: Cohort): SQL => sql`
   select s.id, s.order_id from shipments s
   where s.account_id = ${c.accountId} and s.delivered_at >= ${c.from.toISOString()}::timestamptz
     and s.delivered_at < ${c.to.toISOString()}::timestamptz
-    ${c.storeId === undefined ? sql`` : sql`and s.store_id = ${c.storeId}`}`;
+    ${c.storeId === undefined ? sql`` : sql`and s.store_id = ${c.storeId}`}
+    ${andAll(ownStoreIn(sql`s.store_id`, c.reach))}`;
 
 const counted = (what: SQL) => sql`
   coalesce(sum(${what}) filter (where r.status = 'approved'), 0)::int as approved,
@@ -89,7 +93,12 @@ export interface OutstandingRow {
 }
 
 /** The refunds still owed (neither completed nor cancelled with their return), by what they wait on. */
-export function outstandingRefunds(ex: Executor, accountId: string, storeId: string | undefined) {
+export function outstandingRefunds(
+  ex: Executor,
+  accountId: string,
+  storeId: string | undefined,
+  reach: readonly string[] | null,
+) {
   return queryRows<OutstandingRow>(
     ex,
     sql`select case when status = 'pending' and released_at is null then 'waiting_on_return'
@@ -98,6 +107,7 @@ export function outstandingRefunds(ex: Executor, accountId: string, storeId: str
         from refunds
         where account_id = ${accountId} and status not in ('completed', 'cancelled')
           ${storeId === undefined ? sql`` : sql`and store_id = ${storeId}`}
+          ${andAll(ownStoreIn(sql`store_id`, reach))}
         group by 1`,
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
+import { storesOf } from '../../http/store-guard.js';
 import {
   RefundsOutstanding,
   RefundsOutstandingQuery,
@@ -43,7 +44,7 @@ export function returnReportsRoutes(reports: ReturnReportsService): FastifyPlugi
           },
         },
       },
-      async (request) => reports.returns(request.accountId, request.query as ReturnReportInput),
+      async (request) => reports.returns(request.accountId, request.query as ReturnReportInput, storesOf(request)),
     );
 
     app.get(
@@ -70,7 +71,11 @@ export function returnReportsRoutes(reports: ReturnReportsService): FastifyPlugi
         },
       },
       async (request) =>
-        reports.refundsOutstanding(request.accountId, (request.query as { store_id?: string }).store_id),
+        reports.refundsOutstanding(
+          request.accountId,
+          (request.query as { store_id?: string }).store_id,
+          storesOf(request),
+        ),
     );
   };
 }

@@ -41,10 +41,17 @@ export function createReturnReportsService({ db, clock }: { db: Db; clock: Clock
   }
 
   return {
-    async returns(accountId: string, query: ReturnReportInput) {
+    /** `reach`: a store-limited credential's stores, whose deliveries alone are counted; null: every store. */
+    async returns(accountId: string, query: ReturnReportInput, reach: readonly string[] | null) {
       const { from, to } = range(query);
       const groupBy = query.group_by ?? 'sku';
-      const cohort = { accountId, from: indiaDayStart(from), to: indiaDayStart(to, 1), storeId: query.store_id };
+      const cohort = {
+        accountId,
+        from: indiaDayStart(from),
+        to: indiaDayStart(to, 1),
+        storeId: query.store_id,
+        reach,
+      };
       const rows = await (groupBy === 'sku'
         ? repo.bySku(db, cohort)
         : groupBy === 'pincode'
@@ -74,8 +81,8 @@ export function createReturnReportsService({ db, clock }: { db: Db; clock: Clock
       };
     },
 
-    async refundsOutstanding(accountId: string, storeId: string | undefined) {
-      const rows = await repo.outstandingRefunds(db, accountId, storeId);
+    async refundsOutstanding(accountId: string, storeId: string | undefined, reach: readonly string[] | null) {
+      const rows = await repo.outstandingRefunds(db, accountId, storeId, reach);
       const bucket = (name: repo.OutstandingRow['bucket']) => {
         const row = rows.find((r) => r.bucket === name);
         return { count: Number(row?.count ?? 0), amount: paiseToRupees(Number(row?.amount_paise ?? 0)) };

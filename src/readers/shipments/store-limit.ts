@@ -8,6 +8,9 @@ const storeList = (reach: readonly string[]) =>
     sql`, `,
   );
 
+/** Conditions appended to a raw where clause that has one already (a store limit's, or none). */
+export const andAll = (conditions: SQL[]): SQL => sql.join(conditions.map((condition) => sql` and ${condition}`));
+
 /** A store-limited credential's condition on a row's own store column; none for every store. */
 export function ownStoreIn(storeId: AnyPgColumn | SQL, reach: readonly string[] | null): SQL[] {
   return reach === null ? [] : [sql`${storeId} in (${storeList(reach)})`];

@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { exchange, exchangeBody } from '../../../test/kit/exchange-bodies.js';
+import { EXCHANGE, exchange, exchangeBody } from '../../../test/kit/exchange-bodies.js';
 import { authed, CANCEL, ORDER_TRACKING, STORES, V1 } from '../../../test/kit/http.js';
 import { book, type Booked } from '../../../test/kit/orders.js';
 import { deliveredForward, returnBody } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
+import { STORE_REACH } from '../../route-permissions.js';
 
 // Issue 51's store-limited credentials, for what follows a delivery: buyers' return requests and
 // refunds, returns and exchanges (a return's store is its forward shipment's), cash on delivery
@@ -90,6 +91,15 @@ describe("a store's return requests, refunds and cash on delivery", () => {
     );
     expect(row!.status).toBe('pending');
     expect((await send('GET', `${V1}/refunds`, limited)).json().data).toEqual([]);
+    // Approved by the owner: a refund of the bags store, which the limited key's listing leaves out.
+    const approved = await send(
+      'POST',
+      `${V1}/return-requests/${asked['acme-bags']}/approve`,
+      authed(owner.apiKey),
+      {},
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect((await send('GET', `${V1}/refunds`, limited)).json().data).toEqual([]);
   });
 
   it("lists and exports its own store's COD receivables only", async () => {
@@ -110,6 +120,16 @@ describe("a store's return requests, refunds and cash on delivery", () => {
     const exported = await send('GET', `${V1}/cod/receivables/export`, limited);
     const lines = exported.body.trim().split('\r\n');
     expect([lines.length, lines[1]?.includes(awbs['acme-shoes']!)]).toEqual([2, true]);
+    // Per AWB, Velocity's way: another store's AWB is not found, the whole request refused as another account's.
+    for (const url of ['cod-remittance', 'settlement-status', 'shipping-charges']) {
+      const other = await send('POST', `${V1}/${url}`, limited, { awbs: [awbs['acme-shoes'], awbs['acme-bags']] });
+      expect(other.json(), url).toMatchObject(outside('shipment', awbs['acme-bags']!));
+      const own = await send('POST', `${V1}/${url}`, limited, { awbs: [awbs['acme-shoes']] });
+      expect([own.statusCode, own.body.includes(awbs['acme-shoes']!)], url).toEqual([200, true]);
+    }
+    // Paid short, each: remittances and discrepancies of both stores for the walk below.
+    const file = `awb,amount,utr,remittance_date\n${awbs['acme-shoes']},1,UTIB9,2026-11-20\n${awbs['acme-bags']},1,UTIB9,2026-11-20\n`;
+    expect((await send('POST', `${V1}/cod/remittance-files`, authed(owner.apiKey), { file })).statusCode).toBe(200);
   });
 
   it("lists and opens its own store's weight disputes only", async () => {
@@ -159,6 +179,53 @@ describe("a store's return requests, refunds and cash on delivery", () => {
     expect(row!.status).not.toBe('cancelled');
   });
 
+  it("books returns of its own store's shipments only, a return without its forward shipment being of no store", async () => {
+    const RETURN = `${V1}/reverse-order-orchestration`;
+    const unplaced = await send('POST', RETURN, limited, returnBody(warehouseId));
+    expect([unplaced.statusCode, unplaced.json()]).toEqual([
+      422,
+      expect.objectContaining({
+        code: 'store_required',
+        details: [
+          {
+            field: 'forward_awb',
+            message:
+              'forward_awb: this credential is limited to stores, so a return it books names the forward shipment it returns (forward_awb or forward_order_id)',
+          },
+        ],
+      }),
+    ]);
+    const bagsForward = await deliveredForward(
+      ctx,
+      { apiKey: owner.apiKey, warehouseId },
+      { storeName: 'acme-bags', orderId: 'BAGS-SOLD' },
+    );
+    // Padded as the service trims it, and by its order: another store's shipment either way.
+    const padded = await send('POST', RETURN, limited, {
+      ...returnBody(warehouseId),
+      forward_awb: ` ${bagsForward.awb_code} `,
+    });
+    expect(padded.json()).toMatchObject(outside('shipment', bagsForward.awb_code!));
+    const byOrder = await send('POST', RETURN, limited, {
+      ...returnBody(warehouseId),
+      forward_order_id: 'BAGS-SOLD',
+    });
+    expect(byOrder.json()).toMatchObject(outside('order', 'BAGS-SOLD'));
+    const count = async () =>
+      (await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from returns`))[0]!.n;
+    const before = await count();
+    await deliveredForward(
+      ctx,
+      { apiKey: owner.apiKey, warehouseId },
+      { storeName: 'acme-shoes', orderId: 'SHOES-SOLD' },
+    );
+    const own = await send('POST', RETURN, limited, { ...returnBody(warehouseId), forward_order_id: 'SHOES-SOLD' });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(await count()).toBe(before + 1);
+    const listed = await send('POST', `${V1}/returns`, limited, {});
+    expect(listed.body).toContain(own.json().payload.awb_code);
+  });
+
   it("lists its own store's exchanges only, an exchange being its replacement's store's", async () => {
     for (const store of [shoes, bags])
       await exchange(
@@ -171,5 +238,98 @@ describe("a store's return requests, refunds and cash on delivery", () => {
     expect([listed.body.includes('EXC-acme-shoes'), listed.body.includes('EXC-acme-bags')]).toEqual([true, false]);
     const everything = (await send('POST', `${V1}/exchange-orders`, authed(owner.apiKey), {})).body;
     expect([everything.includes('EXC-acme-shoes'), everything.includes('EXC-acme-bags')]).toEqual([true, true]);
+  });
+
+  it("books exchanges into its own store only, of its own store's orders", async () => {
+    const body = exchangeBody(warehouseId, { order_id: 'EXC-LIMITED' });
+    const unplaced = await send('POST', EXCHANGE, limited, body);
+    expect([unplaced.statusCode, unplaced.json().code]).toEqual([422, 'store_required']);
+    const elsewhere = await send('POST', EXCHANGE, limited, { ...body, store_name: 'acme-bags' });
+    expect(elsewhere.json()).toMatchObject(outside('store', 'acme-bags'));
+    const oldOrder = await send('POST', EXCHANGE, limited, {
+      ...body,
+      store_name: 'acme-shoes',
+      original_order_id: 'BAGS-1',
+    });
+    expect(oldOrder.json()).toMatchObject(outside('order', 'BAGS-1'));
+    const own = await send('POST', EXCHANGE, limited, { ...body, store_name: 'acme-shoes' });
+    expect(own.statusCode, own.body).toBe(200);
+    const exchanges = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from orders where merchant_order_id = 'EXC-LIMITED'`,
+    );
+    expect(exchanges[0]!.n).toBe(1);
+  });
+});
+
+/** How the walk below asks each listing, report and export; `counts`: an answer of totals, not rows. */
+const ASKED: Record<string, { payload?: object; query?: string; counts?: true }> = {
+  'POST /shipments': { payload: {} },
+  'POST /returns': { payload: {} },
+  'POST /exchange-orders': { payload: {} },
+  'POST /reports': {
+    payload: { start_date_time: '2026-11-01 00:00', end_date_time: '2026-11-30 23:59', shipment_type: 'forward' },
+    counts: true,
+  },
+  'GET /client-stores': {},
+  'GET /cod/receivables': {},
+  'GET /cod/receivables/export': {},
+  'GET /cod/remittances': {},
+  'GET /cod/remittances/export': {},
+  'GET /cod/discrepancies': {},
+  'GET /cod/discrepancies/export': {},
+  'GET /cod/reconciliation': { counts: true },
+  'GET /cod/reconciliation/export': { counts: true },
+  'GET /return-requests': {},
+  'GET /refunds': {},
+  'GET /weight-disputes': {},
+  'GET /shipping-charges': {},
+  'GET /shipping-charges?format=csv': {},
+  'GET /return-reports': { query: '?group_by=pincode', counts: true },
+  'GET /return-reports/refunds': { counts: true },
+};
+/** Routes the store table keeps to a credential's stores that are not listings: what they make is. */
+const NOT_LISTINGS = ['POST /api-keys'];
+
+describe('the store table against every listing, report and export', () => {
+  it("answers a limited key none of another store's rows, by any name, where the owner sees them", async () => {
+    const filtered = [...STORE_REACH].filter(([, how]) => how === 'filtered').map(([route]) => route);
+    expect(Object.keys(ASKED).map((route) => route.split('?')[0])).toEqual(
+      expect.arrayContaining(filtered.filter((route) => !NOT_LISTINGS.includes(route))),
+    );
+    // Every name a row of the bags store goes by.
+    const marks = (
+      await queryRows<{ mark: string }>(
+        ctx.database.db,
+        sql`select awb as mark from shipments where store_id = ${bags.id} and awb is not null
+          union select id::text from shipments where store_id = ${bags.id}
+          union select merchant_order_id from orders where store_id = ${bags.id}
+          union select r.awb from returns r join shipments s on s.id = r.forward_shipment_id
+            where s.store_id = ${bags.id} and r.awb is not null
+          union select id::text from return_requests where store_id = ${bags.id}
+          union select id::text from refunds where store_id = ${bags.id}
+          union select w.id::text from weight_discrepancies w join shipments s on s.id = w.shipment_id
+            where s.store_id = ${bags.id}
+          union select store_name from stores where id = ${bags.id}`,
+      )
+    ).map((row) => row.mark);
+    expect(marks.length).toBeGreaterThan(10);
+    for (const [route, how] of Object.entries(ASKED)) {
+      const [method, path] = route.split(' ') as ['GET' | 'POST', string];
+      const ask = (headers: object) => send(method, `${V1}${path}${how.query ?? ''}`, headers, how.payload);
+      const [theirs, everything] = [await ask(limited), await ask(authed(owner.apiKey))];
+      expect([theirs.statusCode, everything.statusCode], `${route}: ${theirs.body}`).toEqual([200, 200]);
+      expect(
+        marks.filter((mark) => theirs.body.includes(mark)),
+        `${route} names another store's rows`,
+      ).toEqual([]);
+      // The owner's answer shows what the limited key's leaves out: the walk has something to find.
+      if (how.counts) expect(theirs.body, route).not.toBe(everything.body);
+      else
+        expect(
+          marks.some((mark) => everything.body.includes(mark)),
+          `${route} (owner)`,
+        ).toBe(true);
+    }
   });
 });

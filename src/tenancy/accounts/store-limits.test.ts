@@ -264,7 +264,7 @@ describe('the store table against every route', () => {
       }
     }
     expect(every.length).toBeGreaterThan(60);
-    expect(every).toEqual(expect.arrayContaining(['GET /custom/api/v1/events', 'POST /custom/api/v1/reverse-order']));
+    expect(every).toEqual(expect.arrayContaining(['GET /custom/api/v1/events', 'POST /custom/api/v1/pickups']));
     expect(await audit()).toBe(before);
   });
 });

@@ -13,6 +13,7 @@ import {
   QUOTE_FIELD,
   quoteProblems,
 } from './create-shipment-checks';
+import { useStoreLimited } from '../permissions';
 import { useReferenceData } from './reference';
 
 type OrderBody = PostBody<'/custom/api/v1/forward-order-orchestration'>;
@@ -53,6 +54,7 @@ const BY_RULES = '';
 
 export function CreateShipment() {
   useTitle('Create shipment');
+  const limited = useStoreLimited();
   const reference = useReferenceData();
   const form = useRef<HTMLFormElement>(null);
   const [items, setItems] = useState<ItemDraft[]>([{ name: '', sku: '', units: '1', price: '' }]);
@@ -295,10 +297,11 @@ export function CreateShipment() {
           <SelectField
             label="Store"
             name="store_name"
-            // An account with one store books for it unless told otherwise.
-            defaultValue={reference.stores.length === 1 ? reference.stores[0]!.store_name : ''}
+            // An account with one store books for it unless told otherwise; a member limited to
+            // stores books into one of theirs (the list holds only theirs).
+            defaultValue={reference.stores.length === 1 || limited ? (reference.stores[0]?.store_name ?? '') : ''}
             options={[
-              { value: '', label: 'No store' },
+              ...(limited ? [] : [{ value: '', label: 'No store' }]),
               ...reference.stores.map((s) => ({ value: s.store_name, label: s.brand_name ?? s.store_name })),
             ]}
             error={errors.store_name}

@@ -1,11 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { type FormEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { paths } from '../api/schema';
 import { api, unwrap } from '../api/client';
 import { formatDate, formatDateTime, formatRupees, statusLabel } from '../format';
-import { ErrorSummary, Loading } from '../ui';
+import { useCan, useStoreLimited } from '../permissions';
 import { DataTable, ExportLink, exportHref, Filters, ListingTab, type Query, useCursorPages } from './money-kit';
+import { RemittanceUpload } from './money-remittance-file';
 
 // The COD ledger's tabs: receivables (what couriers owe per delivered COD shipment), remittances
 // (what they paid, per AWB and UTR, and the import of their files), the reconciliation per cycle
@@ -63,35 +64,33 @@ export function Receivables({ couriers }: { couriers: Options }) {
     ),
   );
   return (
-    <>
-      <ListingTab
-        what="receivables"
-        specs={[
-          { name: 'state', label: 'State', options: RECEIVABLE_STATES },
-          { name: 'carrier_id', label: 'Courier', options: couriers },
-          { name: 'utr', label: 'UTR' },
-          { name: 'delivered_from', label: 'Delivered from', type: 'date' },
-          { name: 'delivered_to', label: 'Delivered to', type: 'date' },
-          { name: 'expected_from', label: 'Due from', type: 'date' },
-          { name: 'expected_to', label: 'Due to', type: 'date' },
-        ]}
-        query={query}
-        onApply={setQuery}
-        csvHref={exportHref('/custom/api/v1/cod/receivables/export', query)}
-        caption="COD receivables, newest delivery first"
-        columns={RECEIVABLE_COLUMNS}
-        rowId={(r) => r.id}
-        list={list}
-        empty={{
-          title: 'No COD receivables yet',
-          text: 'A cash-on-delivery shipment appears here once it is delivered, with the day its courier should pay.',
-        }}
-        unmatched={{
-          title: 'No receivables match',
-          text: 'Nothing matches these filters: clear them or widen the dates.',
-        }}
-      />
-    </>
+    <ListingTab
+      what="receivables"
+      specs={[
+        { name: 'state', label: 'State', options: RECEIVABLE_STATES },
+        { name: 'carrier_id', label: 'Courier', options: couriers },
+        { name: 'utr', label: 'UTR' },
+        { name: 'delivered_from', label: 'Delivered from', type: 'date' },
+        { name: 'delivered_to', label: 'Delivered to', type: 'date' },
+        { name: 'expected_from', label: 'Due from', type: 'date' },
+        { name: 'expected_to', label: 'Due to', type: 'date' },
+      ]}
+      query={query}
+      onApply={setQuery}
+      csvHref={exportHref('/custom/api/v1/cod/receivables/export', query)}
+      caption="COD receivables, newest delivery first"
+      columns={RECEIVABLE_COLUMNS}
+      rowId={(r) => r.id}
+      list={list}
+      empty={{
+        title: 'No COD receivables yet',
+        text: 'A cash-on-delivery shipment appears here once it is delivered, with the day its courier should pay.',
+      }}
+      unmatched={{
+        title: 'No receivables match',
+        text: 'Nothing matches these filters: clear them or widen the dates.',
+      }}
+    />
   );
 }
 
@@ -107,6 +106,8 @@ const REMITTANCE_COLUMNS = [
 
 /** What couriers paid, line by line, and the import of a courier's remittance file. */
 export function Remittances({ couriers }: { couriers: Options }) {
+  const can = useCan();
+  const limited = useStoreLimited();
   const [query, setQuery] = useState<Query>({});
   const list = useCursorPages('remittances', query, (q) =>
     unwrap(
@@ -115,7 +116,8 @@ export function Remittances({ couriers }: { couriers: Options }) {
   );
   return (
     <>
-      <RemittanceUpload />
+      {/* A file's lines may be of any store: a member limited to some is refused its import. */}
+      {can('money:write') && !limited && <RemittanceUpload />}
       <h2>Remittance lines</h2>
       <ListingTab
         what="remittances"
@@ -140,123 +142,6 @@ export function Remittances({ couriers }: { couriers: Options }) {
         unmatched={{ title: 'No remittance lines match' }}
       />
     </>
-  );
-}
-
-type Imported = NonNullable<Awaited<ReturnType<typeof uploadRemittances>>>;
-
-/** A multipart upload through the typed client: the route's JSON body type stands for the form's fields. */
-function uploadRemittances(file: File) {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  return unwrap(
-    api.POST('/custom/api/v1/cod/remittance-files', { body: { file: file.name }, bodySerializer: () => form }),
-  );
-}
-
-function RemittanceUpload() {
-  const queryClient = useQueryClient();
-  const [file, setFile] = useState<File | undefined>();
-  const upload = useMutation({
-    mutationFn: uploadRemittances,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['money'] }),
-  });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (file) upload.mutate(file);
-  };
-  return (
-    <section className="card" aria-labelledby="remittance-upload">
-      <h2 id="remittance-upload">Import a remittance file</h2>
-      <p>
-        A courier's CSV of what it paid: Dakiya's columns <code>awb,amount,utr,remittance_date</code> or Delhivery's{' '}
-        <code>Waybill,COD Amount,UTR No,Remittance Date</code>. The good lines are applied, every other line is listed
-        with its number and why; the same file twice changes nothing.
-      </p>
-      <form className="upload" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="remittance-file">Remittance file (CSV)</label>
-          <input
-            id="remittance-file"
-            type="file"
-            accept=".csv,text/csv"
-            onChange={(e) => setFile(e.target.files?.[0])}
-          />
-        </div>
-        <button type="submit" disabled={!file || upload.isPending}>
-          {upload.isPending ? 'Importing…' : 'Import file'}
-        </button>
-      </form>
-      {upload.isPending && <Loading what="the file" />}
-      <ErrorSummary error={upload.error} />
-      {upload.data && <ImportResult result={upload.data} />}
-    </section>
-  );
-}
-
-function ImportResult({ result }: { result: Imported }) {
-  return (
-    <section className="import-result" aria-label="Import result">
-      <p role="status">
-        {result.file_name ?? 'The file'}: {result.lines} lines, {result.applied} applied (
-        {formatRupees(result.applied_amount)}), {result.duplicates} already imported, {result.problem_count} with
-        problems, {result.discrepancies} discrepancies found.
-      </p>
-      {result.problems.length > 0 && (
-        <table className="data responsive">
-          <caption>
-            {result.problem_count > result.problems.length
-              ? `Lines not applied: the first ${result.problems.length} of ${result.problem_count}`
-              : 'Lines not applied'}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">AWB</th>
-              <th scope="col">Reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.problems.map((p) => (
-              <tr key={p.line}>
-                <td data-label="Line">{p.line}</td>
-                <td data-label="AWB">{p.awb ?? '—'}</td>
-                <td data-label="Reason">{p.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {result.found.length > 0 && (
-        <table className="data responsive">
-          <caption>
-            {result.discrepancies > result.found.length
-              ? `Discrepancies found: the first ${result.found.length} of ${result.discrepancies}`
-              : 'Discrepancies found'}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">AWB</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Expected</th>
-              <th scope="col">Received</th>
-              <th scope="col">Difference</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.found.map((d) => (
-              <tr key={d.id}>
-                <td data-label="AWB">{d.awb}</td>
-                <td data-label="Kind">{statusLabel(d.kind)}</td>
-                <td data-label="Expected">{formatRupees(d.expected_amount)}</td>
-                <td data-label="Received">{formatRupees(d.received_amount)}</td>
-                <td data-label="Difference">{formatRupees(d.difference)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
   );
 }
 
@@ -389,31 +274,29 @@ export function Discrepancies({ couriers }: { couriers: Options }) {
   );
   const columns = useMemo(() => discrepancyColumns(couriers), [couriers]);
   return (
-    <>
-      <ListingTab
-        what="discrepancies"
-        specs={[
-          { name: 'kind', label: 'Kind', options: DISCREPANCY_KINDS },
-          { name: 'carrier_id', label: 'Courier', options: couriers },
-          { name: 'from', label: 'Found from', type: 'date' },
-          { name: 'to', label: 'Found to', type: 'date' },
-        ]}
-        query={query}
-        onApply={setQuery}
-        csvHref={exportHref('/custom/api/v1/cod/discrepancies/export', query)}
-        caption="COD discrepancies, newest first"
-        columns={columns}
-        rowId={(d) => d.id}
-        list={list}
-        empty={{
-          title: 'No discrepancies',
-          text: 'Every remittance so far matched what was owed. Import each courier’s remittance file on the Remittances tab: a line paying too little or too much, or paying an RTO, shows here, and so does cash still unpaid a day after it was due.',
-        }}
-        unmatched={{
-          title: 'No discrepancies match',
-          text: 'Nothing matches these filters: clear them or widen the dates.',
-        }}
-      />
-    </>
+    <ListingTab
+      what="discrepancies"
+      specs={[
+        { name: 'kind', label: 'Kind', options: DISCREPANCY_KINDS },
+        { name: 'carrier_id', label: 'Courier', options: couriers },
+        { name: 'from', label: 'Found from', type: 'date' },
+        { name: 'to', label: 'Found to', type: 'date' },
+      ]}
+      query={query}
+      onApply={setQuery}
+      csvHref={exportHref('/custom/api/v1/cod/discrepancies/export', query)}
+      caption="COD discrepancies, newest first"
+      columns={columns}
+      rowId={(d) => d.id}
+      list={list}
+      empty={{
+        title: 'No discrepancies',
+        text: 'Every remittance so far matched what was owed. Import each courier’s remittance file on the Remittances tab: a line paying too little or too much, or paying an RTO, shows here, and so does cash still unpaid a day after it was due.',
+      }}
+      unmatched={{
+        title: 'No discrepancies match',
+        text: 'Nothing matches these filters: clear them or widen the dates.',
+      }}
+    />
   );
 }
