@@ -80,6 +80,19 @@ describe('tracking poller', () => {
     const from = sim.callsTo(TRACK).length;
     await first.app.courierPoller.runOnce();
     expect(askedAbout(from).flat()).toContain(done);
+    // The poll that moved it is written down as the courier's doing, once; the parcels it found
+    // unchanged write nothing.
+    const written = await queryRows<{ actor_name: string; action: string; changes: { awb: string } }>(
+      first.database.db,
+      sql`select actor_name, action, changes from audit_log where action = 'shipment.tracked'`,
+    );
+    expect(written).toEqual([
+      {
+        actor_name: `the courier service ${DELHIVERY_SURFACE}, by poll`,
+        action: 'shipment.tracked',
+        changes: { awb: done, scans: 2, applied: 2 },
+      },
+    ]);
     const [{ count }] = (await queryRows<{ count: number | string }>(
       first.database.db,
       sql`select count(*) as count from courier_polls`,

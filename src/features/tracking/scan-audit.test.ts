@@ -5,9 +5,9 @@ import { merchantWithShipments } from '../../../test/kit/orders.js';
 import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { queryRows } from '../../base/db/client.js';
 
-// Issue 51's audit log for courier pushes: a push that moved a parcel is written down as the
+// Issue 51's audit log for courier scans: a push that moved a parcel is written down as the
 // courier's doing, once per parcel and push; a push that changed nothing (a replay, a scan kept)
-// writes nothing.
+// writes nothing. A poll's entry: src/couriers/tracking-poller.test.ts.
 
 const SHADOWFAX = 'CARSHFXSTD001';
 let ctx: TestContext;
