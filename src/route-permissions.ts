@@ -194,11 +194,17 @@ const byAwbs: StoreReach = ({ body }) => ({ shipments: strings(field(body, 'awbs
 const requestInPath: StoreReach = ({ params }) => ({ returnRequests: param(params) });
 const refundInPath: StoreReach = ({ params }) => ({ refunds: param(params) });
 const disputeInPath: StoreReach = ({ params }) => ({ weightDisputes: param(params) });
+const pickupInPath: StoreReach = ({ params }) => ({ pickups: param(params) });
+/** A pickup a limited credential asks for names its parcels: left out, it would gather every store's. */
+const pickupBooking: StoreReach = ({ body }) =>
+  strings(field(body, 'awbs')).length === 0
+    ? { unplaced: { field: 'awbs', why: 'a pickup it asks for names its parcels (awbs), of its stores' } }
+    : { shipments: strings(field(body, 'awbs')) };
 
 /**
  * How each account route keeps to a store-limited credential (issue 51; domain/access/store-reach.ts),
  * read by one hook (http/store-guard.ts). A route not named here answers for every store at once
- * (the event feed, webhooks, channels, pickups, settings of the whole account): a credential
+ * (the event feed, webhooks, channels, settings of the whole account): a credential
  * limited to stores is refused it, so a route added later is closed to them until it says how it
  * keeps to their stores.
  */
@@ -275,6 +281,10 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'POST /refunds/:id/initiate': refundInPath,
   'POST /refunds/:id/complete': refundInPath,
   'POST /refunds/:id/fail': refundInPath,
+  'POST /pickups': pickupBooking,
+  'GET /pickups': 'filtered',
+  'GET /pickups/:id': pickupInPath,
+  'GET /pickups/:id/manifest.pdf': pickupInPath,
   'GET /weight-disputes': 'filtered',
   'GET /weight-disputes/:id': disputeInPath,
   'GET /weight-disputes/:id/evidence/:position': disputeInPath,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
+import { SHADOWFAX } from '../../test/kit/couriers.js';
+import { authed, V1 } from '../../test/kit/http.js';
 import { book, type Booked } from '../../test/kit/orders.js';
 import { bookReturn, type BookedReturn } from '../../test/kit/returns.js';
 import { createStore } from '../../test/kit/stores.js';
@@ -16,6 +18,8 @@ let store: { id: string; store_name: string };
 let inStore: Booked;
 let storeless: Booked;
 let aReturn: BookedReturn;
+/** A pickup of two parcels: one of the store, one of none. */
+let pickupId: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   account = await ctx.createAccount('Store Locator');
@@ -24,6 +28,18 @@ beforeAll(async () => {
   inStore = await book(ctx, account.apiKey, warehouseId, { storeName: 'locator-shoes', orderId: 'LOC-1' });
   storeless = await book(ctx, account.apiKey, warehouseId, { orderId: 'LOC-2' });
   aReturn = await bookReturn(ctx, account.apiKey, warehouseId, { orderId: 'LOC-R1' });
+  const parcels = [
+    await book(ctx, account.apiKey, warehouseId, { storeName: 'locator-shoes', carrierId: SHADOWFAX }),
+    await book(ctx, account.apiKey, warehouseId, { carrierId: SHADOWFAX }),
+  ];
+  const made = await ctx.app.inject({
+    method: 'POST',
+    url: `${V1}/pickups`,
+    headers: authed(account.apiKey),
+    payload: { warehouse_id: warehouseId, carrier_id: SHADOWFAX, awbs: parcels.map((parcel) => parcel.awb_code) },
+  });
+  expect(made.statusCode, made.body).toBe(201);
+  pickupId = made.json().data.id;
 });
 afterAll(async () => {
   await ctx?.close();
@@ -84,12 +100,22 @@ describe('storeLocator', () => {
       ['a blank store name', { booksInto: { storeName: '  ' } }, []],
       ['a store name that is not text', { booksInto: { storeName: 7 } }, []],
       [
-        'return requests and refunds by malformed or unknown ids',
-        { returnRequests: ['x', UNKNOWN], refunds: [UNKNOWN] },
+        'return requests, refunds and pickups by malformed or unknown ids',
+        { returnRequests: ['x', UNKNOWN], refunds: [UNKNOWN], pickups: ['x', UNKNOWN] },
         [],
       ],
     ];
     for (const [name, named, expected] of cases) expect(await locate(account.id, named), name).toEqual(expected);
+  });
+
+  it('finds a pickup once per store among its parcels, a parcel of no store as of none', async () => {
+    const found = await storeLocator(ctx.database.db)(account.id, { pickups: [pickupId, pickupId] });
+    expect(found.sort((a, b) => String(a.storeId).localeCompare(String(b.storeId)))).toEqual(
+      [
+        { named: pickupId, kind: 'pickup', storeId: store.id },
+        { named: pickupId, kind: 'pickup', storeId: null },
+      ].sort((a, b) => String(a.storeId).localeCompare(String(b.storeId))),
+    );
   });
 
   it("finds nothing of another account's", async () => {

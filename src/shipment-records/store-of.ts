@@ -99,6 +99,15 @@ export function storeLocator(db: Executor): LocateStores {
         .where(and(eq(weightDiscrepancies.accountId, accountId), inArray(weightDiscrepancies.id, disputes)));
       for (const row of rows) found.push({ named: row.id, kind: 'weight_dispute', storeId: row.storeId });
     }
+    const pickupIds = [...new Set(named.pickups ?? [])].filter((id) => UUID.test(id));
+    if (pickupIds.length > 0) {
+      // Once per store among a pickup's parcels (a parcel of no store, as no store's).
+      const rows = await db
+        .selectDistinct({ id: shipments.pickupId, storeId: shipments.storeId })
+        .from(shipments)
+        .where(and(eq(shipments.accountId, accountId), inArray(shipments.pickupId, pickupIds)));
+      for (const row of rows) found.push({ named: row.id!, kind: 'pickup', storeId: row.storeId });
+    }
     for (const id of new Set(named.stores ?? []))
       found.push({ named: id, kind: 'store', storeId: UUID.test(id) ? id.toLowerCase() : null });
     const storeName = named.booksInto?.storeName;

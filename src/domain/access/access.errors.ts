@@ -8,7 +8,7 @@ export const ACCESS_ERRORS = errorCodes({
   ],
   store_limited: [
     'forbidden',
-    'The credential is limited to some stores and the route answers for every store at once (the event feed, pickups, file imports, settings); use a credential reaching every store.',
+    'The credential is limited to some stores and the route answers for every store at once (the event feed, file imports, settings); use a credential reaching every store.',
   ],
   outside_credential_stores: [
     'not_found',

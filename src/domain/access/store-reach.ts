@@ -12,6 +12,8 @@ export interface NamedObjects {
   orders?: readonly string[];
   /** Stores, by id. */
   stores?: readonly string[];
+  /** Pickups, by id: a pickup is of every store its parcels are of. */
+  pickups?: readonly string[];
   /** Buyers' return requests and refunds, and couriers' weight disputes, by id. */
   returnRequests?: readonly string[];
   refunds?: readonly string[];
@@ -34,10 +36,13 @@ export interface NamedObjects {
  */
 export type StoreReach = 'account' | 'filtered' | ((request: { params: unknown; body: unknown }) => NamedObjects);
 
-/** An object the request named, found: what it was called in the request and the store it belongs to. */
+/**
+ * An object the request named, found: what it was called in the request and the store it belongs
+ * to; an object of several stores (a pickup) is found once per store, and reached when each is.
+ */
 export interface FoundObject {
   named: string;
-  kind: 'shipment' | 'return' | 'order' | 'store' | 'return_request' | 'refund' | 'weight_dispute';
+  kind: 'shipment' | 'return' | 'order' | 'store' | 'return_request' | 'refund' | 'weight_dispute' | 'pickup';
   storeId: string | null;
 }
 

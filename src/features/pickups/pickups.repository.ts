@@ -117,19 +117,31 @@ export async function findPickup(ex: Executor, accountId: string, id: string): P
   return row;
 }
 
-/** Newest first, after the cursor's row (its created_at and id). */
+/**
+ * Newest first, after the cursor's row (its created_at and id). With `storeIds` (a store-limited
+ * credential's), only the pickups whose every parcel is of those stores: a manifest of another
+ * store's parcels prints its buyers.
+ */
 export function listPickups(
   ex: Executor,
   accountId: string,
-  page: { after: { at: Date; id: string } | null; limit: number },
+  page: { after: { at: Date; id: string } | null; limit: number; storeIds?: readonly string[] | undefined },
 ): Promise<PickupRow[]> {
-  const after = page.after;
+  const { after, storeIds } = page;
   return ex
     .select()
     .from(pickups)
     .where(
       and(
         eq(pickups.accountId, accountId),
+        storeIds === undefined
+          ? undefined
+          : // Spelled out: drizzle may leave a column of the outer query unqualified inside a subquery.
+            sql`not exists (select 1 from shipments s where s.account_id = ${accountId} and s.pickup_id = pickups.id
+              and (s.store_id is null or s.store_id not in (${sql.join(
+                storeIds.map((id) => sql`${id}::uuid`),
+                sql`, `,
+              )})))`,
         after
           ? or(lt(pickups.createdAt, after.at), and(eq(pickups.createdAt, after.at), lt(pickups.id, after.id)))
           : undefined,

@@ -3,6 +3,7 @@ import { actorOf } from '../../http/permission-guard.js';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
+import { storesOf } from '../../http/store-guard.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
 import {
   PICKUP_BODY_EXAMPLE,
@@ -63,7 +64,7 @@ export function pickupsRoutes(pickups: PickupsService): FastifyPluginAsyncTypebo
           },
         },
       },
-      async (request) => pickups.list(request.accountId, request.query),
+      async (request) => pickups.list(request.accountId, request.query, storesOf(request)),
     );
 
     app.get(

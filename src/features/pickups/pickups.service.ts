@@ -221,12 +221,17 @@ export function createPickupsService({
       return view(pickup, shipments);
     },
 
-    async list(accountId: string, query: { cursor?: string; limit?: string }) {
+    /** Of every store, or those whose every parcel is of the stores `reach` names (a store-limited credential's). */
+    async list(accountId: string, query: { cursor?: string; limit?: string }, reach: readonly string[] | null = null) {
       const limit = query.limit === undefined ? 20 : Number(query.limit);
       const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
       if (query.cursor !== undefined && after === null)
         throw unprocessable('cursor is not one this API gave', 'cursor');
-      const rows = await repo.listPickups(db, accountId, { after, limit: limit + 1 });
+      const rows = await repo.listPickups(db, accountId, {
+        after,
+        limit: limit + 1,
+        ...(reach !== null && { storeIds: reach }),
+      });
       const page = rows.slice(0, limit);
       const data = await Promise.all(
         page.map(async (row) => view(row, await repo.pickupShipments(db, accountId, row.id))),

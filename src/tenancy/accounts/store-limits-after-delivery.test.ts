@@ -283,6 +283,7 @@ const ASKED: Record<string, { payload?: object; query?: string; counts?: true }>
   'GET /return-requests': {},
   'GET /refunds': {},
   'GET /weight-disputes': {},
+  'GET /pickups': {},
   'GET /shipping-charges': {},
   'GET /shipping-charges?format=csv': {},
   'GET /return-reports': { query: '?group_by=pincode', counts: true },
@@ -297,6 +298,14 @@ describe('the store table against every listing, report and export', () => {
     expect(Object.keys(ASKED).map((route) => route.split('?')[0])).toEqual(
       expect.arrayContaining(filtered.filter((route) => !NOT_LISTINGS.includes(route))),
     );
+    for (const parcel of [inShoes, inBags]) {
+      const pickup = await send('POST', `${V1}/pickups`, authed(owner.apiKey), {
+        warehouse_id: warehouseId,
+        carrier_id: parcel.courier_company_id,
+        awbs: [parcel.awb_code],
+      });
+      expect(pickup.statusCode, pickup.body).toBe(201);
+    }
     // Every name a row of the bags store goes by.
     const marks = (
       await queryRows<{ mark: string }>(
@@ -310,6 +319,7 @@ describe('the store table against every listing, report and export', () => {
           union select id::text from refunds where store_id = ${bags.id}
           union select w.id::text from weight_discrepancies w join shipments s on s.id = w.shipment_id
             where s.store_id = ${bags.id}
+          union select distinct pickup_id::text from shipments where store_id = ${bags.id} and pickup_id is not null
           union select store_name from stores where id = ${bags.id}`,
       )
     ).map((row) => row.mark);

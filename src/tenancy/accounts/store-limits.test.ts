@@ -4,6 +4,7 @@ import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authed, CANCEL, FORWARD_ORDER, ORDER_TRACKING, RATES, SHIPMENTS, STORES, V1 } from '../../../test/kit/http.js';
 import { inviteAndJoin, type JoinedMember } from '../../../test/kit/members.js';
 import { book, type Booked, orderBodyFromFields } from '../../../test/kit/orders.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
@@ -263,8 +264,50 @@ describe('the store table against every route', () => {
         expect([response.statusCode, response.json().code], `${method} ${path}`).toEqual([403, 'store_limited']);
       }
     }
-    expect(every.length).toBeGreaterThan(60);
-    expect(every).toEqual(expect.arrayContaining(['GET /custom/api/v1/events', 'POST /custom/api/v1/pickups']));
+    expect(every.length).toBeGreaterThan(50);
+    expect(every).toEqual(
+      expect.arrayContaining(['GET /custom/api/v1/events', 'POST /custom/api/v1/kept-scans/replay']),
+    );
     expect(await audit()).toBe(before);
+  });
+});
+
+// Last: its parcels would change the counts above.
+describe('pickups of a limited member', () => {
+  it("asks pickups of its own store's parcels only, and sees no pickup holding another store's", async () => {
+    const PICKUPS = `${V1}/pickups`;
+    const parcel = async (storeName: string) =>
+      (await book(ctx, owner.apiKey, warehouseId, { storeName, carrierId: SHADOWFAX })).awb_code!;
+    const [shoesA, shoesB, bagsA, bagsB] = [
+      await parcel('acme-shoes'),
+      await parcel('acme-shoes'),
+      await parcel('acme-bags'),
+      await parcel('acme-bags'),
+    ];
+    // A key of its own: the member was given every store above.
+    const key = await send('POST', `${V1}/api-keys`, authed(owner.apiKey), { stores: [shoes.id] });
+    const limited = authed(key.json().data.api_key);
+    const ask = { warehouse_id: warehouseId, carrier_id: SHADOWFAX };
+    const every = await send('POST', PICKUPS, limited, ask);
+    expect([every.statusCode, every.json().code, every.json().details?.[0]?.field], every.body).toEqual([
+      422,
+      'store_required',
+      'awbs',
+    ]);
+    const mixed = await send('POST', PICKUPS, limited, { ...ask, awbs: [shoesA, bagsA] });
+    expect(mixed.json()).toMatchObject(outside('shipment', bagsA));
+    const theirs = await send('POST', PICKUPS, authed(owner.apiKey), { ...ask, awbs: [shoesB, bagsB] });
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    ctx.clock.advance(60_000);
+    const own = await send('POST', PICKUPS, limited, { ...ask, awbs: [shoesA] });
+    expect(own.statusCode, own.body).toBe(201);
+    const [ownId, theirId] = [own.json().data.id, theirs.json().data.id];
+    const listed = (headers: object) =>
+      send('GET', PICKUPS, headers).then((r) => r.json().data.map((p: { id: string }) => p.id));
+    expect(await listed(limited)).toEqual([ownId]);
+    expect(await listed(authed(owner.apiKey))).toEqual([ownId, theirId]);
+    for (const url of [`${PICKUPS}/${theirId}`, `${PICKUPS}/${theirId}/manifest.pdf`])
+      expect((await send('GET', url, limited)).json(), url).toMatchObject(outside('pickup', theirId));
+    expect((await send('GET', `${PICKUPS}/${ownId}/manifest.pdf`, limited)).statusCode).toBe(200);
   });
 });
