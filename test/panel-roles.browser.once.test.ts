@@ -170,7 +170,7 @@ describe('the panel for a sample of roles', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
       const nav = page.getByRole('navigation', { name: 'Main' });
-      const screens = ['Overview', 'Shipments', 'Create shipment', 'NDR', 'Returns', 'Reports'];
+      const screens = ['Overview', 'Shipments', 'Create shipment', 'Bulk import', 'NDR', 'Returns', 'Reports'];
       expect(await nav.getByRole('link').allTextContents()).toEqual(screens);
       const failures: string[] = [];
       for (const screen of screens) {
@@ -181,8 +181,11 @@ describe('the panel for a sample of roles', () => {
       const rows = page.getByRole('table').first().getByRole('row');
       await expect.poll(() => rows.count()).toBe(2);
       expect(await rows.nth(1).textContent()).toContain('ROLE-WALK-SHOES');
+      // Bulk import books every row into one of their stores: no "No store" to choose.
+      await visit(page, nav.getByRole('link', { name: 'Bulk import', exact: true }));
+      expect(await page.getByLabel('Store of every row').locator('option').allTextContents()).toEqual(['walk-shoes']);
       // A link to a screen of every store says why it is not theirs.
-      await page.goto(`${origin}/app/bulk`);
+      await page.goto(`${origin}/app/settings`);
       await page.getByText('This screen covers every store of the account').waitFor();
       await expectAccessible(page, 'a screen of every store, for a member limited to one');
       expect({ refused, failures }).toEqual({ refused: [], failures: [] });

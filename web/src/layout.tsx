@@ -12,7 +12,7 @@ export const SCREENS: readonly { to: string; label: string; needs: Permission; e
   { to: '/overview', label: 'Overview', needs: 'shipments:read' },
   { to: '/shipments', label: 'Shipments', needs: 'shipments:read' },
   { to: '/create', label: 'Create shipment', needs: 'shipments:write' },
-  { to: '/bulk', label: 'Bulk import', needs: 'shipments:write', everyStore: true },
+  { to: '/bulk', label: 'Bulk import', needs: 'shipments:write' },
   { to: '/ndr', label: 'NDR', needs: 'shipments:read' },
   { to: '/returns', label: 'Returns', needs: 'returns:read' },
   { to: '/reports', label: 'Reports', needs: 'shipments:read' },

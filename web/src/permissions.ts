@@ -31,8 +31,8 @@ export function useCan(): (permission: Permission) => boolean {
 
 /**
  * Whether the one signed in is limited to some stores (a 3PL, a brand manager): the screens that
- * answer for every store at once (bulk import, whose rows may name no store; settings) are not
- * theirs, nor are a remittance file's import and a booking of no store.
+ * answer for every store at once (settings) are not theirs, nor are a remittance file's import
+ * and a booking of no store.
  */
 export function useStoreLimited(): boolean {
   const { session } = useSession();

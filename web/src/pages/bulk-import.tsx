@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, type PostBody, unwrap } from '../api/client';
 import { LabelsDownload } from '../labels';
+import { useStoreLimited } from '../permissions';
 import { useTitle } from '../router';
 import { EmptyState, Field, Loading, SelectField } from '../ui';
 import { useReferenceData } from './reference';
@@ -69,7 +70,7 @@ function parseCsv(text: string): string[][] {
 
 const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? null : Number(text));
 
-function orderOf(cells: Record<string, string>, warehouseId: string): OrderBody {
+function orderOf(cells: Record<string, string>, warehouseId: string, storeName: string): OrderBody {
   const units = number(cells.units);
   const price = number(cells.selling_price);
   const subTotal = (units ?? 0) * (price ?? 0);
@@ -97,6 +98,7 @@ function orderOf(cells: Record<string, string>, warehouseId: string): OrderBody 
     height: number(cells.height),
     weight: number(cells.weight),
     warehouse_id: warehouseId,
+    ...(storeName && { store_name: storeName }),
   };
   // NaN is not JSON: a cell that is not a number goes as null, which the API names as the field at fault.
   return JSON.parse(JSON.stringify(body, (_k, v) => (Number.isNaN(v) ? null : v))) as OrderBody;
@@ -132,6 +134,7 @@ async function eachLimited<T>(items: T[], work: (item: T) => Promise<void>, prog
 export function BulkImport() {
   useTitle('Bulk import');
   const reference = useReferenceData();
+  const limited = useStoreLimited();
   const [rows, setRows] = useState<Row[]>([]);
   const [stage, setStage] = useState<'idle' | 'checking' | 'checked' | 'booking' | 'booked'>('idle');
   const [done, setDone] = useState(0);
@@ -161,6 +164,7 @@ export function BulkImport() {
       body: orderOf(
         Object.fromEntries(header!.map((h, j) => [h.trim(), (cells[j] ?? '').trim()])),
         String(form.get('warehouse_id')),
+        String(form.get('store_name') ?? ''),
       ),
       key: crypto.randomUUID(),
       problems: [],
@@ -240,6 +244,18 @@ export function BulkImport() {
               name="warehouse_id"
               options={reference.warehouses.map((w) => ({ value: w.id, label: w.name }))}
             />
+            {(reference.stores.length > 0 || limited) && (
+              <SelectField
+                label="Store of every row"
+                name="store_name"
+                // A member limited to stores books into one of theirs (the list holds only theirs).
+                defaultValue={reference.stores.length === 1 || limited ? (reference.stores[0]?.store_name ?? '') : ''}
+                options={[
+                  ...(limited ? [] : [{ value: '', label: 'No store' }]),
+                  ...reference.stores.map((s) => ({ value: s.store_name, label: s.brand_name ?? s.store_name })),
+                ]}
+              />
+            )}
             <Field label="Orders CSV" name="file" type="file" accept=".csv,text/csv" error={fileError} />
             <div className="actions">
               <button type="submit" disabled={stage === 'checking' || stage === 'booking'}>
