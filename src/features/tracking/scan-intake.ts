@@ -65,14 +65,17 @@ const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
   receivedAt,
 });
 
+/** What the intake needs, and so the tracking service that holds it. */
 export interface ScanIntakeDeps {
   db: Db;
   clock: Clock;
   catalogue: CourierCatalogue;
   /** The destination's district, for the RTO history (keepHistory). */
   directory: PincodeDirectory;
-  log: EventLog;
+  events: EventLog;
+  /** Followers of shipments' statuses in the same transaction (the COD ledger), handed in by app.ts. */
   onStatusChange?: ShipmentStatusListener | undefined;
+  /** Followers of returns' statuses and QC results in the same transaction (exchanges), handed in by app.ts. */
   onReturnChange?: ReturnChangeListener | undefined;
   /** SCAN_EARLY_TOLERANCE_SECONDS: how long before its booking a scan may be stamped (scan-checks.ts placeScan). */
   earlyScanSeconds: number;
@@ -83,7 +86,7 @@ export function createScanIntake({
   clock,
   catalogue,
   directory,
-  log,
+  events: log,
   onStatusChange,
   onReturnChange,
   earlyScanSeconds,

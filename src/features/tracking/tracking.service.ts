@@ -1,21 +1,18 @@
-import type { Clock } from '../../base/clock.js';
-import type { Db } from '../../base/db/client.js';
 import type { CarrierEvent, Journey, ParcelScans } from '../../couriers/carrier-event.js';
 import type { PolledParcel } from '../../couriers/connector.js';
 import { findKeptScans, keepScans } from '../../couriers/kept-scans.repository.js';
-import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
-import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { namedService } from '../../domain/rates/courier-choice.js';
-import type { EventLog } from '../../events/event-log.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
-import type {
-  ApplyReturnEvents,
-  ApplyShipmentEvents,
-  ReturnChangeListener,
-  ShipmentStatusListener,
-} from '../contracts.js';
+import type { ApplyReturnEvents, ApplyShipmentEvents } from '../contracts.js';
 import { applyReturnEvents } from './return-events.js';
-import { AWB_NOT_FOUND, createScanIntake, type IntakeResult, type IntakeScan, type ScanFate } from './scan-intake.js';
+import {
+  AWB_NOT_FOUND,
+  createScanIntake,
+  type IntakeResult,
+  type IntakeScan,
+  type ScanFate,
+  type ScanIntakeDeps,
+} from './scan-intake.js';
 import { applyEvents } from './shipment-events.js';
 import * as repo from './tracking.repository.js';
 
@@ -25,39 +22,9 @@ const REFUSED_POSTS_KEPT = 100;
 export type TrackingService = ReturnType<typeof createTrackingService>;
 export type { IntakeResult, ScanFate };
 
-export function createTrackingService({
-  db,
-  clock,
-  catalogue,
-  directory,
-  events: log,
-  onStatusChange,
-  onReturnChange,
-  earlyScanSeconds,
-}: {
-  db: Db;
-  clock: Clock;
-  catalogue: CourierCatalogue;
-  /** The destination's district, for the RTO history (keepHistory). */
-  directory: PincodeDirectory;
-  events: EventLog;
-  /** Followers of shipments' statuses in the same transaction (the COD ledger), handed in by app.ts. */
-  onStatusChange?: ShipmentStatusListener;
-  /** Followers of returns' statuses and QC results in the same transaction (exchanges), handed in by app.ts. */
-  onReturnChange?: ReturnChangeListener;
-  /** SCAN_EARLY_TOLERANCE_SECONDS: how long before its booking a scan may be stamped (scan-checks.ts placeScan). */
-  earlyScanSeconds: number;
-}) {
-  const { intake, findParcels, connectorName } = createScanIntake({
-    db,
-    clock,
-    catalogue,
-    directory,
-    log,
-    onStatusChange,
-    onReturnChange,
-    earlyScanSeconds,
-  });
+export function createTrackingService(deps: ScanIntakeDeps) {
+  const { db, clock, catalogue, directory, events: log, onStatusChange, onReturnChange } = deps;
+  const { intake, findParcels, connectorName } = createScanIntake(deps);
 
   const service = {
     /** For the features that record merchant events (cancel-order, initiate-rto), handed in by app.ts. */
