@@ -196,15 +196,15 @@ const refundInPath: StoreReach = ({ params }) => ({ refunds: param(params) });
 const disputeInPath: StoreReach = ({ params }) => ({ weightDisputes: param(params) });
 const pickupInPath: StoreReach = ({ params }) => ({ pickups: param(params) });
 /** A pickup a limited credential asks for names its parcels: left out, it would gather every store's. */
-const pickupBooking: StoreReach = ({ body }) =>
-  strings(field(body, 'awbs')).length === 0
+const pickupBooking: StoreReach = (request) =>
+  strings(field(request.body, 'awbs')).length === 0
     ? { unplaced: { field: 'awbs', why: 'a pickup it asks for names its parcels (awbs), of its stores' } }
-    : { shipments: strings(field(body, 'awbs')) };
+    : byAwbs(request);
 
 /**
  * How each account route keeps to a store-limited credential (issue 51; domain/access/store-reach.ts),
  * read by one hook (http/store-guard.ts). A route not named here answers for every store at once
- * (the event feed, webhooks, channels, settings of the whole account): a credential
+ * (the event feed, file imports, webhooks, channels, settings of the whole account): a credential
  * limited to stores is refused it, so a route added later is closed to them until it says how it
  * keeps to their stores.
  */

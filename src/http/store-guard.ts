@@ -12,9 +12,9 @@ export const storesOf = (request: FastifyRequest): readonly string[] | null => r
  * open; a listing limits its own answer (storesOf); a route naming shipments, orders or stores has
  * each one's store found first, and one of another store answers 404 before the route runs, as
  * another account's would; what a request makes names one of the credential's stores (or the
- * shipment it comes from); every other route
- * answers for all stores at once and is refused (403 store_limited). Credentials reaching every
- * store pay one comparison. Entries naming no route fail the app's start.
+ * shipment it comes from), or it is 422 store_required; every other route answers for all stores
+ * at once and is refused (403 store_limited). Credentials reaching every store pay one comparison.
+ * Entries naming no route fail the app's start.
  */
 export function storeGuard(table: ReadonlyMap<string, StoreReach>, prefix: string, locate: LocateStores) {
   return (scope: FastifyInstance) => {
