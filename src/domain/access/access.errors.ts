@@ -12,7 +12,7 @@ export const ACCESS_ERRORS = errorCodes({
   ],
   outside_credential_stores: [
     'not_found',
-    "The shipment, order or store the request names belongs to a store the credential is not limited to: answered as another account's would be.",
+    "What the request names (a shipment, return, order, store, pickup, return request, refund or weight dispute) belongs to a store the credential is not limited to, or to none: answered as another account's would be.",
   ],
   store_required: [
     'unprocessable',
