@@ -33,6 +33,11 @@ export interface ChannelLine {
   unitWeightGrams: number | null;
   /** The merchant's category of the product (Shopify's product type), when the order says it: a return policy may refuse categories. */
   category: string | null;
+  /**
+   * The store's id of the product, on a line that names its product but not its category (a
+   * Shopify webhook's line, every WooCommerce line): completeOrders asks the store for the rest.
+   */
+  productId?: string;
 }
 
 /** One store order, in the platform's terms mapped to ours; what intake turns into a Dakiya order. */
@@ -69,6 +74,21 @@ export interface ChannelOrder {
   billing: ChannelAddress | null;
   lines: ChannelLine[];
 }
+
+/** Whether the order has lines whose category only the store's API can tell. */
+export const lacksCategories = (order: ChannelOrder): boolean =>
+  order.lines.some((line) => line.category === null && line.productId !== undefined);
+
+/** The order with each line that lacks its category given the one `categoryOf` finds, if any. */
+export const withCategories = (
+  order: ChannelOrder,
+  categoryOf: (line: ChannelLine, index: number) => string | null,
+): ChannelOrder => ({
+  ...order,
+  lines: order.lines.map((line, index) =>
+    line.category === null && line.productId !== undefined ? { ...line, category: categoryOf(line, index) } : line,
+  ),
+});
 
 /**
  * A store order the platform sent that cannot be read as one (a missing id, an unreadable amount):
@@ -172,6 +192,12 @@ export interface ChannelAdapter {
   pullOrders(credentials: ChannelCredentials, cursor: string | null): Promise<OrdersPage>;
   /** Whether the webhook was signed with the channel's secret (constant-time), and what it means; null when forged or unsigned. */
   readWebhook(credentials: ChannelCredentials, webhook: ChannelWebhook): WebhookMeaning | null;
+  /**
+   * The orders with what their payloads lack asked of the store's API: the categories of lines
+   * that name only their product (lacksCategories), which a store's return policy may refuse.
+   * Answers the others as they came, each line the store does not know as it was.
+   */
+  completeOrders(credentials: ChannelCredentials, orders: readonly ChannelOrder[]): Promise<ChannelOrder[]>;
   /**
    * Tells the store the order shipped. Answers the store's reference for it (Shopify's fulfillment
    * id; WooCommerce's tracking item id, or its note's), which the later calls name. Safe to repeat:

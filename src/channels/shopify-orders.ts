@@ -127,7 +127,7 @@ export function graphqlLine(value: unknown): ChannelLine {
 /**
  * A REST line: `price` is before discounts, which come as `discount_allocations` (the line's own and
  * its share of the order's); the older `total_discount` where those are absent. A REST line names
- * its product (`product_id`) but not its type, so a webhook's order has no categories.
+ * its product (`product_id`) but not its type: the adapter's completeOrders asks the GraphQL API.
  */
 function restLine(value: unknown): ChannelLine {
   const line = record(value) ?? {};
@@ -138,6 +138,7 @@ function restLine(value: unknown): ChannelLine {
       ? allocations.reduce<number>((sum, a) => sum + paise(record(a)?.amount, 'line discount'), 0)
       : paise(line.total_discount, 'line discount');
   const grams = typeof line.grams === 'number' && line.grams > 0 ? Math.round(line.grams) : null;
+  const productId = text(line.product_id);
   return {
     name: text(line.title) ?? text(line.name) ?? '',
     sku: text(line.sku),
@@ -145,6 +146,7 @@ function restLine(value: unknown): ChannelLine {
     unitPricePaise: paise(line.price, 'line price') - (count > 0 ? Math.round(discount / count) : 0),
     unitWeightGrams: grams,
     category: null,
+    ...(productId !== null && { productId }),
   };
 }
 

@@ -4,7 +4,9 @@ import {
   ChannelCallError,
   type ChannelCredentials,
   type ChannelOrder,
+  lacksCategories,
   readOrder,
+  withCategories,
   type UnreadableOrder,
   type WebhookMeaning,
 } from './channel-adapter.js';
@@ -55,18 +57,19 @@ const LINE = `title sku quantity originalUnitPriceSet{${MONEY}} discountedUnitPr
   product{productType} variant{inventoryItem{measurement{weight{value unit}}}}`;
 
 const SHOP_QUERY = 'query{shop{name myshopifyDomain}}';
+const ORDER_FIELDS = `id legacyResourceId name createdAt updatedAt cancelledAt closedAt displayFinancialStatus
+  displayFulfillmentStatus paymentGatewayNames email
+  totalPriceSet{${MONEY}} subtotalPriceSet{${MONEY}} totalDiscountsSet{${MONEY}} totalTaxSet{${MONEY}}
+  totalShippingPriceSet{${MONEY}} totalOutstandingSet{${MONEY}}
+  shippingAddress{${ADDRESS}} billingAddress{${ADDRESS}}
+  lineItems(first:${LINES_PER_ORDER}){edges{node{${LINE}}} pageInfo{hasNextPage endCursor}}`;
 const ORDERS_QUERY = `query($first:Int!,$after:String,$q:String){
   orders(first:$first, after:$after, query:$q, sortKey:CREATED_AT){
-    edges{cursor node{
-      id legacyResourceId name createdAt updatedAt cancelledAt closedAt displayFinancialStatus displayFulfillmentStatus
-      paymentGatewayNames email
-      totalPriceSet{${MONEY}} subtotalPriceSet{${MONEY}} totalDiscountsSet{${MONEY}} totalTaxSet{${MONEY}}
-      totalShippingPriceSet{${MONEY}} totalOutstandingSet{${MONEY}}
-      shippingAddress{${ADDRESS}} billingAddress{${ADDRESS}}
-      lineItems(first:${LINES_PER_ORDER}){edges{node{${LINE}}} pageInfo{hasNextPage endCursor}}
-    }}
+    edges{cursor node{${ORDER_FIELDS}}}
     pageInfo{hasNextPage endCursor}
   }}`;
+/** One order as the pull reads it (S3's QueryRoot.order): what a webhook's REST payload leaves out. */
+const ORDER_QUERY = `query($id:ID!){order(id:$id){${ORDER_FIELDS}}}`;
 const LINES_QUERY = `query($id:ID!,$after:String){
   order(id:$id){lineItems(first:${MORE_LINES}, after:$after){edges{node{${LINE}}} pageInfo{hasNextPage endCursor}}}}`;
 
@@ -239,6 +242,45 @@ export function createShopifyAdapter(settings: ShopifyAdapterSettings): ChannelA
       return topic === 'orders/cancelled'
         ? { kind: 'order', deliveryId, order: { ...order, cancelled: true, awaitingShipment: false } }
         : { kind: 'order', deliveryId, order };
+    },
+
+    /**
+     * A webhook's order (REST) names each line's product but not its type: the order is read again
+     * as the pull reads it, and each line lacking a category takes its twin's (same SKU, else the
+     * same place). An order Shopify no longer has is answered as it came.
+     */
+    async completeOrders(credentials, orders) {
+      const creds = shopify(credentials);
+      const completed: ChannelOrder[] = [];
+      for (const order of orders) {
+        if (!lacksCategories(order)) {
+          completed.push(order);
+          continue;
+        }
+        const data = await graphql(creds, ORDER_QUERY, { id: `gid://shopify/Order/${order.channelOrderId}` });
+        const node = record(data.order);
+        if (!node) {
+          completed.push(order);
+          continue;
+        }
+        const full = await restOfLines(creds, node);
+        const read = readOrder(
+          () => orderFromGraphql(full),
+          () => ({ id: node.legacyResourceId, name: node.name }),
+        );
+        if (!read.ok) {
+          completed.push(order);
+          continue;
+        }
+        const lines = read.value.lines;
+        completed.push(
+          withCategories(order, (line, index) => {
+            const twin = (line.sku !== null && lines.find((other) => other.sku === line.sku)) || lines[index];
+            return twin?.category ?? null;
+          }),
+        );
+      }
+      return completed;
     },
 
     ...createShopifyWriteBack(shopify, graphql),

@@ -101,15 +101,19 @@ function lineOf(value: unknown, orderId: string, index: number): ChannelLine {
       ? Math.round(paiseOf(line.total, orderId, `line_items[${index}].total`) / units)
       : paiseOf(line.price, orderId, `line_items[${index}].price`);
   const name = text(line.name);
+  const productId = text(line.product_id);
   return {
-    name: name === null ? `Product ${text(line.product_id) ?? index + 1}` : decodeEntities(name),
+    name: name === null ? `Product ${productId ?? index + 1}` : decodeEntities(name),
     sku: text(line.sku),
     units,
     unitPricePaise,
-    // The order JSON has no weights or categories (a product's are GET /products/{id}, the weight in
-    // the store's unit): intake falls back on the store's default package, and only SKU rules apply.
+    // The order JSON has no weights or categories: the categories are the products' (the adapter's
+    // completeOrders asks GET /products), the weight in the store's unit is not read, and intake
+    // falls back on the store's default package.
     unitWeightGrams: null,
     category: null,
+    // 0 when the product was deleted since.
+    ...(productId !== null && productId !== '0' && { productId }),
   };
 }
 

@@ -62,7 +62,15 @@ const expected: [string, Order, ChannelOrder][] = [
       shipping: { ...john, phone: '(555) 555-5555' },
       billing: { ...john, phone: '(555) 555-5555' },
       lines: [
-        { name: 'Woo Single #1', sku: null, units: 2, unitPricePaise: 300, unitWeightGrams: null, category: null },
+        {
+          name: 'Woo Single #1',
+          sku: null,
+          units: 2,
+          unitPricePaise: 300,
+          unitWeightGrams: null,
+          category: null,
+          productId: '93',
+        },
         {
           name: 'Ship Your Idea \u2013 Color: Black, Size: M Test',
           sku: 'Bar3',
@@ -70,6 +78,7 @@ const expected: [string, Order, ChannelOrder][] = [
           unitPricePaise: 1200,
           unitWeightGrams: null,
           category: null,
+          productId: '22',
         },
       ],
     },
@@ -103,6 +112,7 @@ const expected: [string, Order, ChannelOrder][] = [
           unitPricePaise: 44950,
           unitWeightGrams: null,
           category: null,
+          productId: '402',
         },
         {
           name: 'Block-print Cushion Cover',
@@ -111,6 +121,7 @@ const expected: [string, Order, ChannelOrder][] = [
           unitPricePaise: 35000,
           unitWeightGrams: null,
           category: null,
+          productId: '388',
         },
       ],
     },
@@ -144,6 +155,7 @@ const expected: [string, Order, ChannelOrder][] = [
           unitPricePaise: 45000,
           unitWeightGrams: null,
           category: null,
+          productId: '511',
         },
       ],
     },

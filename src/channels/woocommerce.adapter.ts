@@ -5,9 +5,11 @@ import {
   type ChannelCredentials,
   type ChannelOrder,
   type ChannelWebhook,
+  lacksCategories,
   readOrder,
   type UnreadableOrder,
   type WebhookMeaning,
+  withCategories,
 } from './channel-adapter.js';
 
 type Json = Record<string, unknown>;
@@ -289,6 +291,45 @@ export function createWooCommerceAdapter({
       // Without the header (a proxy that strips it) a full page is the only sign of another.
       const more = totalPages === undefined ? body.length === PER_PAGE : page < totalPages;
       return { orders, unreadable, next: more ? String(page + 1) : null };
+    },
+
+    /**
+     * The lines' categories, which the order JSON leaves out: the products named, a hundred at a
+     * time (GET /products?include=…), each line given its product's first category (WooCommerce
+     * keeps no primary one). A product the site no longer has leaves its line without one.
+     */
+    async completeOrders(credentials, orders) {
+      const woo = siteOf(credentials);
+      const wanted = [
+        ...new Set(
+          orders
+            .filter(lacksCategories)
+            .flatMap((order) => order.lines.flatMap((line) => (line.category === null && line.productId) || [])),
+        ),
+      ];
+      const categories = new Map<string, string>();
+      for (let from = 0; from < wanted.length; from += PER_PAGE) {
+        const ids = wanted.slice(from, from + PER_PAGE);
+        const query = { include: ids.join(','), per_page: String(PER_PAGE) };
+        const { answer, site } = await get(woo, '/wc/v3/products', query, 'the ordered products');
+        const refused = refusal(answer, site);
+        if (refused) throw refused;
+        if (answer.status !== 200) throw failure(answer, site, 'the ordered products');
+        const body = jsonOf(answer, site.host);
+        if (!Array.isArray(body))
+          throw new ChannelCallError(
+            'malformed',
+            `${site.host} answered its products with something other than a list`,
+          );
+        for (const product of body) {
+          const item = product as Json | null;
+          const first = Array.isArray(item?.categories) ? (item.categories[0] as Json | undefined) : undefined;
+          const name = typeof first?.name === 'string' ? decodeEntities(first.name).trim().slice(0, 100) : '';
+          if (item && (typeof item.id === 'number' || typeof item.id === 'string') && name !== '')
+            categories.set(String(item.id), name);
+        }
+      }
+      return orders.map((order) => withCategories(order, (line) => categories.get(line.productId ?? '') ?? null));
     },
 
     readWebhook(credentials, webhook: ChannelWebhook): WebhookMeaning | null {

@@ -3,8 +3,10 @@ import type { Db, Executor } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import {
   ChannelCallError,
+  type ChannelCredentials,
   type ChannelOrder,
   type ChannelWebhook,
+  lacksCategories,
   type UnreadableOrder,
 } from '../../channels/channel-adapter.js';
 import { openCredentials } from '../../channels/channel-credentials.js';
@@ -79,7 +81,8 @@ export function createChannelIntake({
       const nameless: string[] = [];
       do {
         const page = await adapter.pullOrders(credentials, cursor);
-        await repo.recordSeen(db, channel.accountId, channel.id, page.orders.map(seenOf), clock.now());
+        const orders = await completed(channel, credentials, page.orders);
+        await repo.recordSeen(db, channel.accountId, channel.id, orders.map(seenOf), clock.now());
         nameless.push(...(await keepUnreadable(db, channel, page.unreadable)));
         seen += page.orders.length;
         cursor = page.next;
@@ -104,6 +107,21 @@ export function createChannelIntake({
       warn(`sales channel ${channel.id}: pull failed`, error);
     }
     return seen;
+  }
+
+  /**
+   * The orders with what the store's API adds to them (the lines' categories, for the return
+   * policy); as they came, and said in the log, when the store cannot be asked: an order is never
+   * held back for a category.
+   */
+  async function completed(channel: repo.SalesChannelRow, credentials: ChannelCredentials, orders: ChannelOrder[]) {
+    if (!orders.some(lacksCategories)) return orders;
+    try {
+      return await adapters[channel.channel as keyof ChannelAdapters].completeOrders(credentials, orders);
+    } catch (error) {
+      warn(`sales channel ${channel.id}: the products' categories could not be read (${callErrorText(error)})`, error);
+      return orders;
+    }
   }
 
   /**
@@ -164,15 +182,16 @@ export function createChannelIntake({
       if (!channel) throw CHANNEL_ERRORS.channel_not_found.error(`No sales channel '${channelId}'`);
       if (channel.status !== 'connected')
         throw CHANNEL_ERRORS.channel_disconnected.error('This sales channel was disconnected: it takes no more orders');
-      const meaning = adapters[channel.channel as keyof ChannelAdapters].readWebhook(
-        openCredentials(box, channel.sealed),
-        webhook,
-      );
-      if (meaning === null)
+      const credentials = openCredentials(box, channel.sealed);
+      const read = adapters[channel.channel as keyof ChannelAdapters].readWebhook(credentials, webhook);
+      if (read === null)
         throw CHANNEL_ERRORS.channel_webhook_unsigned.error(
           "The webhook's signature is missing or is not the channel's secret's: nothing was changed",
         );
-      if (meaning.kind === 'ping' || meaning.kind === 'ignored') return 'ignored';
+      if (read?.kind === 'ping' || read?.kind === 'ignored') return 'ignored';
+      // Asked of the store before the transaction, which holds no connection while it waits.
+      const meaning =
+        read.kind === 'order' ? { ...read, order: (await completed(channel, credentials, [read.order]))[0]! } : read;
       const now = clock.now();
       return db.transaction(async (tx) => {
         if (

@@ -260,6 +260,48 @@ describe('orders in from Shopify', () => {
     expect((await ledger(m.apiKey, channel.id))[0]).toMatchObject({ state: 'cancelled' });
   });
 
+  it("gives a webhook's lines their product types, read again from the GraphQL API (the REST payload has none)", async () => {
+    const m = await merchant();
+    const channel = await connect(m);
+    await ctx.app.channelIntake.round();
+    const sold = (id: number) => ({
+      ...structuredClone(codWebhook),
+      id,
+      admin_graphql_api_id: `gid://shopify/Order/${id}`,
+      name: `#${id % 10_000}`,
+      line_items: codWebhook.line_items.map((line: object) => ({ ...line, product_id: 8_123_456_789 })),
+    });
+    // Shopify has the first order; the second it no longer has (deleted since): taken as sent.
+    const [node] = simOrders(1, 50);
+    sim.addOrder({
+      ...node!,
+      id: 'gid://shopify/Order/5412873608888',
+      legacyResourceId: '5412873608888',
+      lineItems: node!.lineItems.map((line) => ({
+        ...(line as object),
+        sku: 'SAR-IND-01',
+        product: { productType: 'Sarees' },
+      })),
+    });
+    sim.requests.splice(0);
+    for (const id of [5412873608888, 5412873607777])
+      expect((await webhook(channel.id, 'orders/create', sold(id))).json()).toEqual({ received: 'taken' });
+    expect(sim.requests.map((r) => [r.rootField, r.variables.id])).toEqual([
+      ['order', 'gid://shopify/Order/5412873608888'],
+      ['order', 'gid://shopify/Order/5412873607777'],
+    ]);
+    await ctx.app.channelIntake.round();
+    const categories = await queryRows<{ channel_order_id: string; sku: string; category: string | null }>(
+      ctx.database.db,
+      sql`select o.channel_order_id, oi.sku, oi.category from order_items oi join orders o on o.id = oi.order_id
+          where o.store_id = ${m.storeId} order by o.channel_order_id desc`,
+    );
+    expect(categories).toEqual([
+      { channel_order_id: '5412873608888', sku: 'SAR-IND-01', category: 'Sarees' },
+      { channel_order_id: '5412873607777', sku: 'SAR-IND-01', category: null },
+    ]);
+  });
+
   it('imports a webhook racing the first pull once', async () => {
     const m = await merchant();
     const [node] = simOrders(1, 50);

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { authed, V1 } from '../../../test/kit/http.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { list, listed } from '../../../test/kit/shipments.js';
+import { queryRows } from '../../base/db/client.js';
 import { startWooCommerceSimulator, type WooCommerceSimulator } from '../../demo/simulators/woocommerce-simulator.js';
 
 // A WooCommerce site feeding a store (issue 49), against the WooCommerce simulator: connecting with
@@ -258,6 +260,50 @@ describe('orders in from WooCommerce', () => {
       channel_order_name: '6200',
       channel_order_id: '6200',
     });
+  });
+
+  it("gives each line its product's category, asked of the site (the order JSON has none), and imports without it when the site cannot say", async () => {
+    await ctx.app.channelIntake.round();
+    const m = await merchant();
+    // The dupatta's product is in two categories (the first is read, its entity decoded); the
+    // cushion's in none.
+    sim.addProduct({
+      id: 402,
+      name: 'Ikat Cotton Dupatta',
+      categories: [
+        { id: 15, name: 'Sarees &amp; Dupattas', slug: 'sarees-dupattas' },
+        { id: 9, name: 'Sale', slug: 'sale' },
+      ],
+    });
+    sim.addProduct({ id: 388, name: 'Block-print Cushion Cover', categories: [] });
+    for (const order of simOrders(1, 700)) sim.addOrder(order);
+    const channel = await connect(m);
+    sim.requests.splice(0);
+    expect(await ctx.app.channelIntake.round()).toEqual({ pulled: 1, imported: 1 });
+    const asked = sim.requests
+      .filter((r) => r.route === '/wc/v3/products')
+      .map((r) => [r.query.include, r.query.per_page]);
+    expect(asked).toEqual([['402,388', '100']]);
+    const categories = (channelOrderId: string) =>
+      queryRows<{ sku: string; category: string | null }>(
+        ctx.database.db,
+        sql`select oi.sku, oi.category from order_items oi join orders o on o.id = oi.order_id
+            where o.channel_order_id = ${channelOrderId} and o.store_id = ${m.storeId} order by oi.position`,
+      );
+    expect(await categories('6700')).toEqual([
+      { sku: 'IKT-DUP-IND', category: 'Sarees & Dupattas' },
+      { sku: 'BPC-CUS-01', category: null },
+    ]);
+    // A webhook's order is asked about alike; a site that fails the question still has its order taken.
+    sim.crashNext(1);
+    const [late] = simOrders(1, 701);
+    const taken = await webhook(channel.id, 'order.created', late!);
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect(await ctx.app.channelIntake.round()).toMatchObject({ imported: 1 });
+    expect(await categories('6701')).toEqual([
+      { sku: 'IKT-DUP-IND', category: null },
+      { sku: 'BPC-CUS-01', category: null },
+    ]);
   });
 
   it('takes each signed webhook once, whatever order they come in, answers the ping, and refuses forged and unsigned ones', async () => {
