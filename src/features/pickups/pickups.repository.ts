@@ -136,8 +136,11 @@ export function listPickups(
         eq(pickups.accountId, accountId),
         storeIds === undefined
           ? undefined
-          : // Spelled out: drizzle may leave a column of the outer query unqualified inside a subquery.
-            sql`not exists (select 1 from shipments s where s.account_id = ${accountId} and s.pickup_id = pickups.id
+          : storeIds.length === 0
+            ? // A key whose stores and its member's no longer meet reaches no pickup.
+              sql`false`
+            : // Spelled out: drizzle may leave a column of the outer query unqualified inside a subquery.
+              sql`not exists (select 1 from shipments s where s.account_id = ${accountId} and s.pickup_id = pickups.id
               and (s.store_id is null or s.store_id not in (${sql.join(
                 storeIds.map((id) => sql`${id}::uuid`),
                 sql`, `,

@@ -2,11 +2,17 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { shipments } from '../../base/db/schema.js';
 
+/**
+ * The stores a credential reaches, as an SQL list. A key can reach none (its stores and its
+ * member's no longer meet): `in (null)` is then never true, where `in ()` would not parse.
+ */
 const storeList = (reach: readonly string[]) =>
-  sql.join(
-    reach.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
+  reach.length === 0
+    ? sql`null`
+    : sql.join(
+        reach.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      );
 
 /** Conditions appended to a raw where clause that has one already (a store limit's, or none). */
 export const andAll = (conditions: SQL[]): SQL => sql.join(conditions.map((condition) => sql` and ${condition}`));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { EXCHANGE, exchange, exchangeBody } from '../../../test/kit/exchange-bodies.js';
 import { authed, CANCEL, ORDER_TRACKING, STORES, V1 } from '../../../test/kit/http.js';
+import { inviteAndJoin } from '../../../test/kit/members.js';
 import { book, type Booked } from '../../../test/kit/orders.js';
 import { deliveredForward, returnBody } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
@@ -45,7 +46,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const send = (method: 'GET' | 'POST' | 'PUT', url: string, headers: object, payload?: object) =>
+const send = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: object, payload?: object) =>
   ctx.app.inject({ method, url, headers: { ...headers }, ...(payload && { payload }) });
 const outside = (kind: string, named: string) => ({
   code: 'outside_credential_stores',
@@ -262,6 +263,25 @@ describe("a store's return requests, refunds and cash on delivery", () => {
   });
 });
 
+/** Every name a row of the store goes by: AWBs, ids, order ids, its name. */
+const marksOf = async (storeId: string) =>
+  (
+    await queryRows<{ mark: string }>(
+      ctx.database.db,
+      sql`select awb as mark from shipments where store_id = ${storeId} and awb is not null
+        union select id::text from shipments where store_id = ${storeId}
+        union select merchant_order_id from orders where store_id = ${storeId}
+        union select r.awb from returns r join shipments s on s.id = r.forward_shipment_id
+          where s.store_id = ${storeId} and r.awb is not null
+        union select id::text from return_requests where store_id = ${storeId}
+        union select id::text from refunds where store_id = ${storeId}
+        union select w.id::text from weight_discrepancies w join shipments s on s.id = w.shipment_id
+          where s.store_id = ${storeId}
+        union select distinct pickup_id::text from shipments where store_id = ${storeId} and pickup_id is not null
+        union select store_name from stores where id = ${storeId}`,
+    )
+  ).map((row) => row.mark);
+
 /** How the walk below asks each listing, report and export; `counts`: an answer of totals, not rows. */
 const ASKED: Record<string, { payload?: object; query?: string; counts?: true }> = {
   'POST /shipments': { payload: {} },
@@ -306,32 +326,35 @@ describe('the store table against every listing, report and export', () => {
       });
       expect(pickup.statusCode, pickup.body).toBe(201);
     }
-    // Every name a row of the bags store goes by.
-    const marks = (
-      await queryRows<{ mark: string }>(
-        ctx.database.db,
-        sql`select awb as mark from shipments where store_id = ${bags.id} and awb is not null
-          union select id::text from shipments where store_id = ${bags.id}
-          union select merchant_order_id from orders where store_id = ${bags.id}
-          union select r.awb from returns r join shipments s on s.id = r.forward_shipment_id
-            where s.store_id = ${bags.id} and r.awb is not null
-          union select id::text from return_requests where store_id = ${bags.id}
-          union select id::text from refunds where store_id = ${bags.id}
-          union select w.id::text from weight_discrepancies w join shipments s on s.id = w.shipment_id
-            where s.store_id = ${bags.id}
-          union select distinct pickup_id::text from shipments where store_id = ${bags.id} and pickup_id is not null
-          union select store_name from stores where id = ${bags.id}`,
-      )
-    ).map((row) => row.mark);
-    expect(marks.length).toBeGreaterThan(10);
+    const [marks, shoesMarks] = [await marksOf(bags.id), await marksOf(shoes.id)];
+    expect(Math.min(marks.length, shoesMarks.length)).toBeGreaterThan(10);
+    // A key that reaches no store: made by a member of both stores for the bags store alone, the
+    // member then limited to the shoes store. Its answers are empty, never an error.
+    const member = await inviteAndJoin(ctx, owner.apiKey, {
+      email: 'both.stores@acme.example',
+      role: 'admin',
+      password: 'correct horse battery staple',
+      stores: [shoes.id, bags.id],
+    });
+    const made = await send('POST', `${V1}/api-keys`, member.headers, { stores: [bags.id] });
+    expect(made.statusCode, made.body).toBe(201);
+    const narrowed = await send('PATCH', `${V1}/members/${member.id}`, authed(owner.apiKey), { stores: [shoes.id] });
+    expect(narrowed.statusCode, narrowed.body).toBe(200);
+    const nowhere = authed(made.json().data.api_key);
     for (const [route, how] of Object.entries(ASKED)) {
       const [method, path] = route.split(' ') as ['GET' | 'POST', string];
       const ask = (headers: object) => send(method, `${V1}${path}${how.query ?? ''}`, headers, how.payload);
-      const [theirs, everything] = [await ask(limited), await ask(authed(owner.apiKey))];
-      expect([theirs.statusCode, everything.statusCode], `${route}: ${theirs.body}`).toEqual([200, 200]);
+      const [theirs, everything, none] = [await ask(limited), await ask(authed(owner.apiKey)), await ask(nowhere)];
+      expect([theirs.statusCode, everything.statusCode, none.statusCode], `${route}: ${theirs.body}`).toEqual([
+        200, 200, 200,
+      ]);
       expect(
         marks.filter((mark) => theirs.body.includes(mark)),
         `${route} names another store's rows`,
+      ).toEqual([]);
+      expect(
+        [...marks, ...shoesMarks].filter((mark) => none.body.includes(mark)),
+        `${route} names a row to a key of no store`,
       ).toEqual([]);
       // The owner's answer shows what the limited key's leaves out: the walk has something to find.
       if (how.counts) expect(theirs.body, route).not.toBe(everything.body);
