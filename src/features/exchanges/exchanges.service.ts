@@ -57,11 +57,10 @@ export function createExchangesService({ db, clock, rates, events, couriers, for
 
   /** An exchange already made, as it is now. */
   async function answer(ex: Executor, accountId: string, exchange: repo.ExchangeRow, warnings: FieldError[] = []) {
-    const [forward, pickup, legs] = await Promise.all([
-      forwardLeg.read(ex, accountId, exchange.forwardShipmentId),
-      returnLeg.read(ex, accountId, exchange.returnId),
-      repo.legStatuses(ex, accountId, exchange),
-    ]);
+    // One after another: `ex` may be the Idempotency-Key's transaction, one query at a time.
+    const forward = await forwardLeg.read(ex, accountId, exchange.forwardShipmentId);
+    const pickup = await returnLeg.read(ex, accountId, exchange.returnId);
+    const legs = await repo.legStatuses(ex, accountId, exchange);
     return exchangePayload(exchange, forward, { ...pickup, qcStatus: legs.qcStatus }, warnings);
   }
 

@@ -14,13 +14,12 @@ import * as policies from './return-policy.repository.js';
 
 /** What the rules see of a request: its reason, items, order value, pickup pincode and the buyer's history. */
 async function factsOf(ex: Executor, accountId: string, made: ReturnRequestView): Promise<AutoDecisionFacts> {
-  const [[order], histories] = await Promise.all([
-    ex
-      .select({ value: orders.subTotalPaise })
-      .from(orders)
-      .where(and(eq(orders.accountId, accountId), eq(orders.id, made.order_id))),
-    buyerHistories(ex, accountId, [made]),
-  ]);
+  // One after another: in the request's transaction, one connection takes one query at a time.
+  const [order] = await ex
+    .select({ value: orders.subTotalPaise })
+    .from(orders)
+    .where(and(eq(orders.accountId, accountId), eq(orders.id, made.order_id)));
+  const histories = await buyerHistories(ex, accountId, [made]);
   const history = histories.get(made.id)!;
   return {
     reason: made.reason,

@@ -45,27 +45,26 @@ export async function buyerHistories(
     );
   const phoneOf = new Map(phoneRows.map((row) => [row.orderId, row.phone]));
   const phones = [...new Set(phoneRows.map((row) => row.phone))];
-  const [outcomes, asked] = await Promise.all([
-    ex
-      .select({
-        phone: rtoHistory.key,
-        delivered: rtoHistory.delivered,
-        rto: rtoHistory.rto,
-        refused: rtoHistory.refused,
-      })
-      .from(rtoHistory)
-      .where(and(eq(rtoHistory.accountId, accountId), eq(rtoHistory.kind, 'phone'), inArray(rtoHistory.key, phones))),
-    ex
-      .select({
-        phone: orders.shippingPhone,
-        requests: sql<number>`count(*)::int`,
-        approved: sql<number>`(count(*) filter (where ${returnRequests.status} = 'approved'))::int`,
-      })
-      .from(returnRequests)
-      .innerJoin(orders, and(eq(orders.accountId, accountId), eq(orders.id, returnRequests.orderId)))
-      .where(and(eq(returnRequests.accountId, accountId), inArray(orders.shippingPhone, phones)))
-      .groupBy(orders.shippingPhone),
-  ]);
+  // One after another: `ex` may be a transaction, whose one connection takes one query at a time.
+  const outcomes = await ex
+    .select({
+      phone: rtoHistory.key,
+      delivered: rtoHistory.delivered,
+      rto: rtoHistory.rto,
+      refused: rtoHistory.refused,
+    })
+    .from(rtoHistory)
+    .where(and(eq(rtoHistory.accountId, accountId), eq(rtoHistory.kind, 'phone'), inArray(rtoHistory.key, phones)));
+  const asked = await ex
+    .select({
+      phone: orders.shippingPhone,
+      requests: sql<number>`count(*)::int`,
+      approved: sql<number>`(count(*) filter (where ${returnRequests.status} = 'approved'))::int`,
+    })
+    .from(returnRequests)
+    .innerJoin(orders, and(eq(orders.accountId, accountId), eq(orders.id, returnRequests.orderId)))
+    .where(and(eq(returnRequests.accountId, accountId), inArray(orders.shippingPhone, phones)))
+    .groupBy(orders.shippingPhone);
   const outcomesOf = new Map(outcomes.map((row) => [row.phone, row]));
   const askedOf = new Map(asked.map((row) => [row.phone, row]));
   for (const request of requests) {

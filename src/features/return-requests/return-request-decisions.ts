@@ -127,10 +127,8 @@ export function createReturnRequestDecisions({
   /** The reverse-order-orchestration body of the request's return: its items at the order's prices, in the forward parcel's box. */
   async function returnBody(tx: Tx, accountId: string, request: repo.RequestRow, qc: readonly QcItem[]) {
     const { shipment, order } = (await repo.findShipment(tx, accountId, request.shipmentId, 'read'))!;
-    const [orderItems, found] = await Promise.all([
-      repo.findOrderItems(tx, accountId, request.orderId),
-      repo.findRequest(tx, accountId, request.id),
-    ]);
+    const orderItems = await repo.findOrderItems(tx, accountId, request.orderId);
+    const found = await repo.findRequest(tx, accountId, request.id);
     // The price paid for a unit, never below nothing (a discount larger than the price is the whole price).
     const priceOf = new Map(
       orderItems.map((item) => [item.sku, Math.max(0, item.sellingPricePaise - item.discountPaise)]),

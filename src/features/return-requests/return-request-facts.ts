@@ -18,12 +18,11 @@ export async function factsOf(
   { shipment, order }: repo.FoundShipment,
   now: Date,
 ): Promise<ReturnRequestFacts & { refund: Pick<RefundToFacts, 'cod' | 'storeCredit'> }> {
-  const [policy, items, asked, returnUnderWay] = await Promise.all([
-    shipment.storeId === null ? undefined : policies.findPolicy(ex, accountId, shipment.storeId),
-    repo.findOrderItems(ex, accountId, shipment.orderId),
-    repo.findAskedItems(ex, accountId, shipment.id),
-    repo.hasReturnUnderWay(ex, accountId, shipment.id),
-  ]);
+  // One after another: `ex` may be a transaction, whose one connection takes one query at a time.
+  const policy = shipment.storeId === null ? undefined : await policies.findPolicy(ex, accountId, shipment.storeId);
+  const items = await repo.findOrderItems(ex, accountId, shipment.orderId);
+  const asked = await repo.findAskedItems(ex, accountId, shipment.id);
+  const returnUnderWay = await repo.hasReturnUnderWay(ex, accountId, shipment.id);
   return {
     status: shipment.status as ShipmentStatus,
     deliveredAt: shipment.deliveredAt,
