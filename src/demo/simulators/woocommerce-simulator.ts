@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createProductCatalogue } from './woocommerce-products.js';
 import { createWriteBackRoutes } from './woocommerce-writeback-routes.js';
 
 /**
@@ -23,9 +24,7 @@ import { createWriteBackRoutes } from './woocommerce-writeback-routes.js';
  *   `url`, `home`, `namespaces`, public without credentials;
  * - the 429: WooCommerce core sets no limit on REST v3; hosts and WAFs in front of a site do, with
  *   Retry-After (RFC 9110 §10.2.3), so its body here is plain text.
- * - products (what the order JSON leaves out of its lines: their categories): the same docs
- *   (380bf8a) _products.md, "List all products" with `include` (ids) and `per_page`, each product's
- *   `categories` a list of {id, name, slug};
+ * - products (what the order JSON leaves out of its lines: their categories): woocommerce-products.ts;
  * - write-back (notes, order status, the Shipment Tracking extensions): woocommerce-writeback-routes.ts;
  * One divergence: core reads Basic auth only when is_ssl(); this simulator is plain HTTP on
  * 127.0.0.1 and reads it anyway, as a site behind a TLS-terminating proxy with HTTPS set would.
@@ -87,10 +86,7 @@ export async function startWooCommerceSimulator(
   const siteName = options.siteName ?? 'Acme Handlooms';
   const keys = new Map<string, KeyRecord>();
   const orders = new Map<number, Record<string, unknown>>();
-  const products = new Map<
-    number,
-    { id: number; name: string; categories: { id: number; name: string; slug: string }[] }
-  >();
+  const products = createProductCatalogue();
   const requests: SimRequestSeen[] = [];
   let limited = 0;
   let limitedRetryAfter: string | null = '1';
@@ -311,12 +307,8 @@ export async function startWooCommerceSimulator(
     if (req.method === 'GET' && normal === '/wc/v3/products') {
       const refused = authFailure(req, query);
       if (refused) return json(res, refused.status, refused.body, refused.headers);
-      const include = (query.get('include') ?? '').split(',').filter((id) => id !== '');
-      const perPage = Number(query.get('per_page') ?? '10');
-      const chosen = [...products.values()].filter(
-        (product) => include.length === 0 || include.includes(String(product.id)),
-      );
-      return json(res, 200, chosen.slice(0, perPage), { 'x-wp-total': String(chosen.length) });
+      const { body: listed, headers } = products.list(query);
+      return json(res, 200, listed, headers);
     }
     if (normal === '/wc/v3/webhooks' || normal.startsWith('/wc/v3/webhooks/')) {
       const refused = authFailure(req, query);
@@ -352,9 +344,7 @@ export async function startWooCommerceSimulator(
       orders.set(order.id, structuredClone(order));
     },
     /** Stores a product as GET /products answers it (id, name, categories: [{id, name, slug}]). */
-    addProduct(product: { id: number; name: string; categories: { id: number; name: string; slug: string }[] }) {
-      products.set(product.id, structuredClone(product));
-    },
+    addProduct: products.add,
     /** The site's webhooks (POST /wc/v3/webhooks), live, with the secret each signs with. */
     webhooks,
     /** Forgets every order (a test's fresh site). */
