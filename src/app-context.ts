@@ -10,7 +10,7 @@ import type { Resolver } from './base/outbound/outbound-url.js';
 import type { Signal } from './base/db/signal.js';
 import { RedisBreaker } from './base/redis.js';
 import type { SecretBox } from './base/secret-box.js';
-import { defaultRatesContext, ifscDirectory } from './data-files.js';
+import { defaultRatesContext, ifscDirectory, loadEwayBillRules } from './data-files.js';
 import type { IfscDirectory } from './domain/banking/ifsc.js';
 import type { RatesContext } from './domain/rates/context.js';
 import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';
@@ -80,6 +80,8 @@ export async function createAppContext(host: Host, deps: AppDeps) {
     db,
     settings,
     rates,
+    /** Rule 138's exempt goods and State limits (data/eway-bill-*.json), checked against the directory's States. */
+    ewayBillRules: loadEwayBillRules(rates.directory),
     banks: deps.banks ?? ifscDirectory,
     events,
     breaker,

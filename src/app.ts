@@ -12,6 +12,7 @@ import { exchangeReleases, registerExchanges } from './features/exchanges/exchan
 import { registerLabels } from './features/labels/labels.register.js';
 import { registerNdr } from './features/ndr/ndr.register.js';
 import { registerOrders } from './features/orders/orders.register.js';
+import { registerPaperwork } from './features/paperwork/paperwork.register.js';
 import { registerPickups } from './features/pickups/pickups.register.js';
 import { registerRates } from './features/rates/rates.register.js';
 import { allReturnListeners } from './features/contracts.js';
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps) {
   const ndr = registerNdr(host, { ...ctx, applyShipmentEvents });
   const orders = registerOrders(host, {
     ...ctx,
+    ...registerPaperwork(host, ctx),
     warehouses,
     stores,
     couriers,

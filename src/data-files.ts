@@ -6,6 +6,7 @@ import { createIfscDirectory, type IfscDirectory } from './domain/banking/ifsc.j
 import { type WorkingCalendar, parseHolidaysFile } from './domain/calendar.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { type PincodeDirectory, parsePincodeCsv } from './domain/geo/pincodes.js';
+import { type EwayBillRules, parseEwayBillRules } from './domain/paperwork/eway-bill-data.js';
 import { parseZoneRegions, type ZoneRegions } from './domain/geo/zones.js';
 import { type CourierCatalogue, parseCourierCatalogue } from './domain/rates/catalogue.js';
 import type { RatesContext } from './domain/rates/context.js';
@@ -101,6 +102,16 @@ let shared: RatesContext | undefined;
 export function defaultRatesContext(): RatesContext {
   shared ??= loadRatesContext();
   return shared;
+}
+
+/**
+ * Rule 138's data: the goods exempt by HSN and the States' own limits (data/eway-bill-*.json),
+ * checked against the directory's State names.
+ */
+export function loadEwayBillRules(directory: Pick<PincodeDirectory, 'states'>, dir: string = DATA_DIR): EwayBillRules {
+  const exempt = join(dir, 'eway-bill-exempt-hsn.json');
+  const limits = join(dir, 'eway-bill-state-limits.json');
+  return parseEwayBillRules(readJsonFile(exempt), readJsonFile(limits), directory.states, { exempt, limits });
 }
 
 const fromIfscPackage = createRequire(import.meta.url);

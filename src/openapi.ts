@@ -119,6 +119,11 @@ export async function registerOpenApi(app: FastifyInstance) {
           description:
             'Fewer parcels coming back: the risk thresholds scored at booking and the rules that act on failed deliveries (docs/rto.md).',
         },
+        {
+          name: 'Paperwork',
+          description:
+            'The documents a consignment travels with: whether an order over the e-way bill limit (rule 138 of the CGST Rules) is refused without one (docs/paperwork.md).',
+        },
         { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
         {
           name: 'Buyer messaging',

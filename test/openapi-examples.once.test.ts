@@ -536,6 +536,7 @@ describe('OpenAPI examples', () => {
       'Tracking page',
       'NDR actions',
       'RTO risk and NDR rules',
+      'Paperwork',
       'Shipments',
       'Buyer messaging',
       'Reports',

@@ -31,6 +31,8 @@ export interface BookingRequest {
   heightCm: number;
   productsDescription: string;
   quantity: number;
+  /** The consignment's e-way bill number (rule 138; 12 digits), for the couriers whose create call takes one. */
+  ewayBillNumber?: string | null;
   /** Where the parcel goes. */
   consignee: ParcelAddress;
   /** Where it is collected: for a forward parcel the warehouse, whose name is the courier's pickup location. */

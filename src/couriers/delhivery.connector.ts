@@ -125,6 +125,8 @@ export function createDelhiveryConnector(
           shipping_mode: service.serviceLevel === 'air' ? 'Express' : 'Surface',
           order_date: request.orderDate.toISOString(),
           waybill: '',
+          // Delhivery's create takes the e-way bill as `ewbn` (docs/paperwork.md, sources).
+          ...(request.ewayBillNumber && { ewbn: request.ewayBillNumber }),
           ...(request.journey === 'return' && {
             return_name: p.name,
             return_add: p.address,

@@ -135,6 +135,14 @@ describe('delhivery connector against a local simulator of its API', () => {
     expect(sim.pickups).toHaveLength(2);
   });
 
+  it("sends the order's e-way bill number as ewbn (docs/paperwork.md), and none when it has none", async () => {
+    const body = orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE, ewaybill_no: '331009876543' });
+    const payload = await orchestrate(ctx, apiKey, body);
+    expect(sim.packages.get(payload.awb_code!)!.shipment.ewbn).toBe('331009876543');
+    const plain = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    expect(sim.packages.get(plain.awb_code!)!.shipment).not.toHaveProperty('ewbn');
+  });
+
   it('retries a booking that timed out without a second waybill: the reference finds the first', async () => {
     sim.failNext(CREATE, 'book-then-timeout');
     const before = sim.packages.size;

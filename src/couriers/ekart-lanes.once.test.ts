@@ -147,7 +147,14 @@ describe('ekart serviceability, validation answers and labels', () => {
       ctx,
       apiKey,
       ORCHESTRATE,
-      codOrderBody(warehouseId, { carrier_id: EKART, sub_total: 60_000, cod_collectible: 60_000, order_items: items }),
+      // Its e-way bill sent, so that Ekart's refusal is what is tested (rule 138 asks one over ₹50,000).
+      codOrderBody(warehouseId, {
+        carrier_id: EKART,
+        sub_total: 60_000,
+        cod_collectible: 60_000,
+        order_items: items,
+        ewaybill_no: '331009876543',
+      }),
     );
     sim.pincodes.delete('400001');
     expect(response.statusCode).toBe(422);

@@ -54,6 +54,8 @@ export function ekartShipment(request: BookingRequest) {
     width: whole(request.breadthCm),
     height: whole(request.heightCm),
     return_reason: reverse ? 'Customer return' : '',
+    // Ekart_API.yaml's `ewbn`: "E-Way Bill Number (12 digits)", optional.
+    ...(request.ewayBillNumber && { ewbn: request.ewayBillNumber }),
     drop_location: location(customer),
     pickup_location: { ...location(seller), name: seller.locationName },
     return_location: { ...location(seller), name: seller.locationName },

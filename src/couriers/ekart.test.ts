@@ -155,6 +155,11 @@ describe('ekart connector against a local simulator of its API', () => {
     });
   });
 
+  it("sends the order's e-way bill number as ewbn (docs/paperwork.md)", async () => {
+    await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART, ewaybill_no: 331009876543 }));
+    expect(JSON.parse(sim.callsTo(CREATE).at(-1)!.body)).toMatchObject({ ewbn: '331009876543' });
+  });
+
   it('sends COD with its amount, reuses the token, and takes the one Ekart’s cache answers until it lapses', async () => {
     await orchestrate(ctx, apiKey, codOrderBody(warehouseId, { carrier_id: EKART }));
     expect(JSON.parse(sim.callsTo(CREATE).at(-1)!.body)).toMatchObject({ payment_mode: 'COD', cod_amount: 998 });

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
+import { EWAY_BILL_NUMBER_PATTERN } from '../domain/paperwork/eway-bill.js';
 import { IsdCode, Money, Name, NamePart, OptionalEmail, Phone, Pincode, Text } from './schemas.js';
+import { statedRule } from './stated-rules.js';
 
 // Velocity's body parts that several of its routes share: an order's items and its buyer's address
 // (forward orders and exchanges), a return's items and its customer's address (returns and
@@ -23,6 +25,36 @@ export const OrderItem = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The consignment's e-way bill (rule 138; docs/paperwork.md): Dakiya's addition to the bodies that book a forward parcel. */
+export const EwayBillFields = {
+  ewaybill_no: Type.Optional(
+    Type.Union(
+      [
+        Type.String({ maxLength: 20, ...statedRule({ pattern: EWAY_BILL_NUMBER_PATTERN }) }),
+        Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, ...statedRule({ minimum: 100_000_000_000 }) }),
+      ],
+      {
+        description:
+          "Dakiya's addition: the e-way bill number (EBN, 12 digits; a JSON number is accepted) of an order whose value " +
+          "needs one (rule 138 of the CGST Rules: over ₹50,000, or the State's own limit within it; docs/paperwork.md). " +
+          'Sent to the courier (Delhivery and Ekart `ewbn`) and printed on the label. Without it, booking such an order is ' +
+          'refused (422 eway_bill_required) unless the account set `eway_bill_check` to `warn`.',
+        examples: ['331009876543'],
+      },
+    ),
+  ),
+  ewaybill_date: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      ...statedRule({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }),
+      description:
+        "Dakiya's addition: the day the e-way bill was generated (YYYY-MM-DD, India time), with ewaybill_no: a bill " +
+        'that would expire before the courier expects to deliver (one day per 200 km, rule 138(10)) is reported in warnings.',
+      examples: ['2026-11-20'],
+    }),
+  ),
+};
 
 export const BillingAddress = {
   billing_customer_name: Name(200, 'First name, or the full name.'),

@@ -6,6 +6,8 @@ import { createAllocationService } from '../../src/features/allocation/allocatio
 import { createAddressCorrection } from '../../src/features/ndr/address-correction.js';
 import { createOrderUpdateService } from '../../src/features/orders/order-update.service.js';
 import { createOrdersService } from '../../src/features/orders/orders.service.js';
+import { createPaperworkSettingsService } from '../../src/features/paperwork/paperwork.service.js';
+import { loadEwayBillRules } from '../../src/data-files.js';
 import { createTrackingService } from '../../src/features/tracking/tracking.service.js';
 import { createStoresService } from '../../src/tenancy/stores/stores.service.js';
 import { createWarehousesService } from '../../src/tenancy/warehouses/warehouses.service.js';
@@ -53,6 +55,10 @@ export async function ordersUseCases(ctx: UseCaseContext) {
     applyShipmentEvents: tracking.applyShipmentEvents,
     labelLinks,
     rtoChecks,
+    ewayBill: {
+      rules: loadEwayBillRules(rates.directory),
+      checkOf: createPaperworkSettingsService({ db, clock }).ewayBillCheckOf,
+    },
   });
   const updates = createOrderUpdateService({
     db,

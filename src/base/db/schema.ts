@@ -18,3 +18,4 @@ export * from './schema/pickups.js';
 export * from './schema/channels.js';
 export * from './schema/exchanges.js';
 export * from './schema/return-requests.js';
+export * from './schema/paperwork.js';

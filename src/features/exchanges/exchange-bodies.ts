@@ -49,6 +49,8 @@ export function forwardBody(input: CreateExchangeInput): Record<string, unknown>
     height: input.height,
     weight: input.weight,
     warehouse_id: input.forward_warehouse_id,
+    ...(input.ewaybill_no !== undefined && { ewaybill_no: input.ewaybill_no }),
+    ...(input.ewaybill_date !== undefined && { ewaybill_date: input.ewaybill_date }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
 import { EXCHANGE_STATUSES } from '../../domain/shipment/exchange-status.js';
-import { BillingAddress, customerAddress, OrderItem, ReturnItem } from '../../http/order-parts.js';
+import { BillingAddress, EwayBillFields, OrderItem, ReturnItem, customerAddress } from '../../http/order-parts.js';
 import { Amount, Flag, Money, Nullable, PaymentMethod, Positive, Text, Uuid } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
 
@@ -94,6 +94,7 @@ export const CreateExchangeBody = Type.Object(
       description: 'The replacement.',
     }),
     forward_warehouse_id: Type.String({ maxLength: 64, description: 'The warehouse the replacement ships from.' }),
+    ...EwayBillFields,
     length: Positive(500, 'cm', 'Centimetres.'),
     breadth: Positive(500, 'cm', 'Centimetres.'),
     height: Positive(500, 'cm', 'Centimetres.'),

@@ -35,6 +35,8 @@ export interface LabelData {
   items: { name: string; sku: string; units: number }[];
   /** Rupees: the goods' value declared to the courier. */
   declaredValue: number;
+  /** The consignment's e-way bill (rule 138), which a hub checks against the declared value: "331009876543 of 2026-11-20". */
+  ewayBill?: string | null;
   /** Rupees to collect, or null for prepaid. */
   codAmount: number | null;
   weightKg: number;
@@ -80,6 +82,7 @@ function lowerBlocks(label: LabelData): Block[] {
         `Order ${label.orderId} · ${label.orderDate}`,
         ...(label.soldBy ? [`Sold by ${label.soldBy}`] : []),
         `Declared value ${rupees(label.declaredValue)}`,
+        ...(label.ewayBill ? [`E-way bill ${label.ewayBill}`] : []),
         `Weight ${label.weightKg} kg · ${l} x ${b} x ${h} cm`,
         ...shown.map((item) => `${item.units} x ${item.name} (${item.sku})`),
         ...(label.items.length > shown.length ? [`+ ${label.items.length - shown.length} more items`] : []),

@@ -114,7 +114,7 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
     expect((await labelLines(booking))[0]).toBe('New Brand');
   });
 
-  it('ships to the shipping address when it differs from billing, with a COD amount in Indian grouping', async () => {
+  it('ships to the shipping address when it differs from billing, with a COD amount in Indian grouping and its e-way bill', async () => {
     const m = await merchant(ctx, 'Ship Elsewhere');
     const booking = await orchestrate(
       ctx,
@@ -132,6 +132,9 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
         shipping_state: 'West Bengal',
         shipping_country: 'India',
         shipping_phone: '09830012345',
+        // ₹1,25,000 from Delhi to Kolkata needs an e-way bill (rule 138): its number is printed.
+        ewaybill_no: '331009876543',
+        ewaybill_date: '2026-11-20',
       }),
     );
     const lines = await labelLines(booking);
@@ -145,6 +148,7 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
       'Phone: 9830012345',
     ]);
     expect(lines.join('\n')).not.toContain('Marine Drive');
+    expect(lines).toContain('E-way bill 331009876543 of 2026-11-20');
   });
 
   it('lists six item lines and counts the rest', async () => {

@@ -151,6 +151,7 @@ export function createLabelsService({
       orderDate: indiaDateTime(order.orderDate),
       items: source.items,
       declaredValue: paiseToRupees(order.subTotalPaise),
+      ewayBill: order.ewaybillNo && [order.ewaybillNo, order.ewaybillDate].filter(Boolean).join(' of '),
       codAmount: shipment.isCod ? paiseToRupees(shipment.codAmountPaise) : null,
       weightKg: order.weightGrams / 1000,
       dimensionsCm: [order.lengthCm, order.breadthCm, order.heightCm],

@@ -26,6 +26,7 @@ export function bookingRequest(reference: string, input: OrderInput, warehouse: 
       .join(', ')
       .slice(0, 200),
     quantity: input.items.reduce((sum, item) => sum + item.units, 0),
+    ewayBillNumber: input.ewayBill?.number ?? null,
     consignee: {
       name: fullName(s.name, s.lastName),
       address: [s.address, s.address2].filter(Boolean).join(', '),

@@ -9,6 +9,7 @@ import type { ForwardBooking } from './courier-booking.js';
 import type { AllocateCourier } from './courier-choice.js';
 import { orderInputOf } from './order-input.js';
 import type { OrderPayload } from './order-payload.js';
+import type { EwayBillCheck } from './eway-bill-check.js';
 import type { OrderPreparation } from './order-preparation.js';
 import { bookedChange, bookedColumns, bookingMilestones, searchText } from './order-rows.js';
 import * as repo from './orders.repository.js';
@@ -27,6 +28,7 @@ interface Deps {
   allocateCourier: AllocateCourier;
   booking: ForwardBooking;
   payload: OrderPayload;
+  ewayBill: EwayBillCheck;
 }
 
 /**
@@ -34,7 +36,7 @@ interface Deps {
  * transaction of an idempotent request, with which the booking's writes then commit.
  */
 export function createCourierAssignment(deps: Deps) {
-  const { db, clock, warehouses, events, couriers, preparation, allocateCourier, booking, payload } = deps;
+  const { db, clock, warehouses, events, couriers, preparation, allocateCourier, booking, payload, ewayBill } = deps;
   const record = auditRecorder(clock);
   return async function assignCourier(
     actor: Actor,
@@ -71,6 +73,7 @@ export function createCourierAssignment(deps: Deps) {
       { input, warehouse, quote: preparation.priceShipment(input, warehouse), storeName },
       carrierId || undefined,
     );
+    const warnings = await ewayBill.atBooking(ex, accountId, input, warehouse, chosen.courier.deliveryDay);
     const booked = await booking.book(ex, accountId, chosen, shipmentId, input, warehouse);
     const now = clock.now();
     const shipment = await booking.keepBooking(
@@ -112,6 +115,6 @@ export function createCourierAssignment(deps: Deps) {
         }),
       outer,
     );
-    return payload(order, shipment, storeName);
+    return payload(order, shipment, storeName, warnings);
   };
 }

@@ -5,6 +5,7 @@ import { type AllocateCourier, requireServiceable, withStore } from './courier-c
 import type { ForwardBooking } from './courier-booking.js';
 import type { InsertOrder } from './new-order-record.js';
 import type { OrderPayload } from './order-payload.js';
+import type { EwayBillCheck } from './eway-bill-check.js';
 import type { OrderPreparation } from './order-preparation.js';
 import * as repo from './orders.repository.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
@@ -22,11 +23,20 @@ interface Deps {
   booking: ForwardBooking;
   insertOrder: InsertOrder;
   payload: OrderPayload;
+  ewayBill: EwayBillCheck;
 }
 
 // Each write takes `outer`, the transaction of an idempotent request: its effects then commit
 // together with the stored answer. Without one, the writes commit on their own.
-export function createOrderBooking({ db, preparation, allocateCourier, booking, insertOrder, payload }: Deps) {
+export function createOrderBooking({
+  db,
+  preparation,
+  allocateCourier,
+  booking,
+  insertOrder,
+  payload,
+  ewayBill,
+}: Deps) {
   return {
     /** `forward-order`: the order and its pending shipment, no courier yet. */
     async createOrder(
@@ -40,8 +50,9 @@ export function createOrderBooking({ db, preparation, allocateCourier, booking, 
       const prepared = await preparation.prepareAssessed(ex, accountId, body, false);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       requireServiceable(prepared.quote);
+      const warnings = [...prepared.warnings, ...ewayBill.beforeBooking(prepared.input, prepared.warehouse)];
       const created = await insertOrder(ex, actor, prepared, null, undefined, origin);
-      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, warnings);
     },
 
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
@@ -57,7 +68,9 @@ export function createOrderBooking({ db, preparation, allocateCourier, booking, 
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
       const shipmentId = crypto.randomUUID();
       const chosen = await allocateCourier(ex, accountId, withStore(prepared), prepared.input.carrierId);
-      const booked = await booking.book(ex, accountId, chosen, shipmentId, prepared.input, prepared.warehouse);
+      const { input, warehouse } = prepared;
+      const ewayWarnings = await ewayBill.atBooking(ex, accountId, input, warehouse, chosen.courier.deliveryDay);
+      const booked = await booking.book(ex, accountId, chosen, shipmentId, input, warehouse);
       const created = await booking.keepBooking(
         accountId,
         booked,
@@ -65,7 +78,8 @@ export function createOrderBooking({ db, preparation, allocateCourier, booking, 
         () => insertOrder(ex, actor, prepared, booked, shipmentId, origin),
         outer,
       );
-      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
+      const warnings = [...prepared.warnings, ...ewayWarnings];
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, warnings);
     },
 
     /** What orchestrate would refuse, refused the same way, and the courier it would book; nothing is written. */
@@ -75,10 +89,15 @@ export function createOrderBooking({ db, preparation, allocateCourier, booking, 
       if (await repo.orderIdTaken(db, accountId, prepared.input.merchantOrderId)) {
         throw ORDER_ERRORS.order_id_taken.error(`Order '${prepared.input.merchantOrderId}' already exists`, 'order_id');
       }
+      const { input, warehouse } = prepared;
+      const warnings = [
+        ...prepared.warnings,
+        ...(await ewayBill.atBooking(db, accountId, input, warehouse, courier.deliveryDay)),
+      ];
       return {
         carrier_id: courier.service.id,
         courier_name: courier.service.name,
-        ...(prepared.warnings.length > 0 && { warnings: prepared.warnings }),
+        ...(warnings.length > 0 && { warnings }),
       };
     },
 

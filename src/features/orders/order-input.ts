@@ -3,6 +3,8 @@ import { checkAll, invalid } from '../../domain/errors.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolveAddressFields, resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
 import { rupeesToPaise } from '../../domain/money.js';
+import { parseDay } from '../../domain/calendar.js';
+import { EWAY_BILL_NUMBER_PATTERN } from '../../domain/paperwork/eway-bill.js';
 import { readOrderDate } from '../../domain/shipment/order-dates.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderInput } from './orders.schemas.js';
@@ -73,6 +75,8 @@ export interface OrderInput {
   language: string | null;
   totalDiscountPaise: number;
   vendorDetails: VendorDetails | null;
+  /** The e-way bill the merchant generated for it (rule 138), or null. */
+  ewayBill: EwayBill | null;
   tags: string[];
   printLabel: boolean;
   items: {
@@ -88,6 +92,38 @@ export interface OrderInput {
 }
 
 export type VendorDetails = Partial<Record<keyof VendorDetailsInput, string>>;
+
+export interface EwayBill {
+  number: string;
+  /** YYYY-MM-DD, India time; null when not sent. */
+  date: string | null;
+}
+
+const EWAY_BILL_NUMBER = new RegExp(EWAY_BILL_NUMBER_PATTERN);
+
+/** ewaybill_no and ewaybill_date, each checked (both reported); a date needs its number. */
+function readEwayBill(body: CreateOrderInput): EwayBill | null {
+  const checks = checkAll();
+  const sent = body.ewaybill_no === undefined ? '' : String(body.ewaybill_no).trim();
+  const number = checks.check(() => {
+    if (sent !== '' && !EWAY_BILL_NUMBER.test(sent))
+      throw invalid('ewaybill_no must be the 12 digits of an e-way bill number', 'ewaybill_no');
+    return sent;
+  });
+  const date = checks.check(() => {
+    const day = body.ewaybill_date?.trim() || null;
+    if (day === null) return null;
+    try {
+      parseDay(day);
+    } catch {
+      throw invalid('ewaybill_date must be a calendar date, YYYY-MM-DD', 'ewaybill_date');
+    }
+    if (sent === '') throw invalid('ewaybill_date is sent with ewaybill_no, the bill it dates', 'ewaybill_date');
+    return day;
+  });
+  checks.done();
+  return number ? { number, date: date ?? null } : null;
+}
 
 /** Trimmed, blanks dropped, phone and pincode checked (both reported) and normalised; null when nothing is left. */
 function readVendorDetails(input: VendorDetailsInput | undefined, directory: PincodeDirectory): VendorDetails | null {
@@ -149,6 +185,7 @@ export function readOrderInput(
     }
   });
   const vendorDetails = checks.check(() => readVendorDetails(body.vendor_details, directory));
+  const ewayBill = checks.check(() => readEwayBill(body));
   checks.check(() => {
     if (!courierAllowed && body.carrier_id) {
       throw invalid('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
@@ -179,6 +216,7 @@ export function readOrderInput(
     language: body.language ?? null,
     totalDiscountPaise,
     vendorDetails: vendorDetails ?? null,
+    ewayBill: ewayBill ?? null,
     tags: body.tags ?? [],
     printLabel: body.print_label ?? true,
     items: body.order_items.map((item) => ({
@@ -231,6 +269,7 @@ export function orderInputOf(order: OrderRow, items: OrderItemRow[]): OrderInput
     language: order.language,
     totalDiscountPaise: order.totalDiscountPaise,
     vendorDetails: order.vendorDetails,
+    ewayBill: order.ewaybillNo === null ? null : { number: order.ewaybillNo, date: order.ewaybillDate },
     tags: order.tags,
     printLabel: order.printLabel,
     items: items.map((item) => ({

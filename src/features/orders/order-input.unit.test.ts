@@ -140,6 +140,7 @@ describe('readOrderInput', () => {
       language: null,
       totalDiscountPaise: 0,
       vendorDetails: null,
+      ewayBill: null,
       tags: [],
       printLabel: true,
       items: [
@@ -250,6 +251,14 @@ describe('readOrderInput', () => {
       'cod_collectible must not exceed the order value (sub_total)',
     ],
     [{ cod_collectible: 0.01 }, 'cod_collectible', 'cod_collectible must be 0 for a PREPAID order'],
+    [{ ewaybill_no: '33100987654' }, 'ewaybill_no', 'ewaybill_no must be the 12 digits of an e-way bill number'],
+    [{ ewaybill_no: 3_310_098_765_430 }, 'ewaybill_no', 'ewaybill_no must be the 12 digits of an e-way bill number'],
+    [
+      { ewaybill_no: '331009876543', ewaybill_date: '2026-13-01' },
+      'ewaybill_date',
+      'ewaybill_date must be a calendar date, YYYY-MM-DD',
+    ],
+    [{ ewaybill_date: '2026-11-20' }, 'ewaybill_date', 'ewaybill_date is sent with ewaybill_no, the bill it dates'],
   ] as [Partial<CreateOrderInput>, string, string][])('refuses %j naming %s (400)', (overrides, field, message) => {
     expect(refusal(() => readOrderInput(body(overrides), directory, true))).toEqual({
       kind: 'invalid',
@@ -257,6 +266,18 @@ describe('readOrderInput', () => {
       messages: [message],
       field,
     });
+  });
+
+  it.each([
+    [{}, null],
+    [{ ewaybill_no: '' }, null],
+    [{ ewaybill_no: ' 331009876543 ' }, { number: '331009876543', date: null }],
+    [
+      { ewaybill_no: 331009876543, ewaybill_date: '2026-11-20' },
+      { number: '331009876543', date: '2026-11-20' },
+    ],
+  ] as [Partial<CreateOrderInput>, unknown][])('reads the e-way bill of %j', (overrides, ewayBill) => {
+    expect(readOrderInput(body(overrides), directory, true).ewayBill).toEqual(ewayBill);
   });
 
   it('accepts COD collecting exactly the order value', () => {

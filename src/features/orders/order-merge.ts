@@ -81,6 +81,8 @@ export function storedOrderBody(order: OrderRow, items: OrderItemRow[], storeNam
     weight: order.weightGrams / 1000,
     warehouse_id: order.warehouseId,
     vendor_details: present(order.vendorDetails),
+    ewaybill_no: present(order.ewaybillNo),
+    ewaybill_date: present(order.ewaybillDate),
     tags: order.tags,
   };
 }

@@ -93,6 +93,8 @@ export function orderColumns({ input, warehouse, store }: PreparedOrder) {
     language: input.language,
     totalDiscountPaise: input.totalDiscountPaise,
     vendorDetails: input.vendorDetails,
+    ewaybillNo: input.ewayBill?.number ?? null,
+    ewaybillDate: input.ewayBill?.date ?? null,
   };
 }
 

@@ -23,6 +23,10 @@ export const ORDER_ERRORS = errorCodes({
     'unprocessable',
     'shipment_awb is not the AWB of the shipment shipment_id names: send the pair as booked, or shipment_id alone.',
   ],
+  eway_bill_required: [
+    'unprocessable',
+    "The order's value needs an e-way bill (rule 138 of the CGST Rules: over ₹50,000, or the State's own limit within it) and ewaybill_no is not sent; the message gives the value and the limit. An account may warn instead (PUT /paperwork-settings).",
+  ],
   address_update_refused: [
     'invalid',
     "The buyer's address correction breaks a rule; `details` names each field with its problem.",

@@ -26,6 +26,7 @@ export interface OrdersContext
     | 'returns'
     | 'allocator'
     | 'applyShipmentEvents'
+    | 'ewayBill'
   > {
   settings: { orders: OrderSettings };
   /** The label links bookings hand out, and the re-issue COD-to-prepaid reprints with (features/labels). */

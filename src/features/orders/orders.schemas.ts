@@ -3,7 +3,7 @@ import { Uuid, PaymentMethod, Phone, Pincode } from '../../http/schemas.js';
 import { VendorDetails } from './vendor-details.schemas.js';
 import { IsdCode, Money, Name, NamePart, OptionalEmail, Positive, Text } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
-import { BillingAddress, OrderItem } from '../../http/order-parts.js';
+import { BillingAddress, EwayBillFields, OrderItem } from '../../http/order-parts.js';
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
 import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
 
@@ -106,6 +106,7 @@ export const CreateOrderBody = Type.Object(
       }),
     ),
     vendor_details: Type.Optional(VendorDetails),
+    ...EwayBillFields,
     tags: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
         maxItems: 20,

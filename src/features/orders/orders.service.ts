@@ -17,6 +17,8 @@ import { createOrderBooking } from './order-booking.js';
 import { createOrderPayload } from './order-payload.js';
 import { createOrderPreparation } from './order-preparation.js';
 import type { PreparedOrder } from './order-rows.js';
+import { createEwayBillCheck, type EwayBillCheckOf } from './eway-bill-check.js';
+import type { EwayBillRules } from '../../domain/paperwork/eway-bill-data.js';
 
 // The orders module's use cases, each built from its own parts: booking a new order
 // (order-booking.ts), assigning a courier to one (courier-assignment.ts), cancelling
@@ -43,6 +45,8 @@ interface Deps {
   allocator: CourierAllocator;
   /** RTO_CHECKS: address checks and RTO risk at booking (default on); off, the shipment's are null. */
   rtoChecks?: boolean;
+  /** Rule 138's data, and what the account's paperwork settings say of an order without its e-way bill. */
+  ewayBill: { rules: EwayBillRules; checkOf: EwayBillCheckOf };
 }
 
 export function createOrdersService(deps: Deps) {
@@ -53,8 +57,9 @@ export function createOrdersService(deps: Deps) {
   const payload = createOrderPayload(deps);
   const insertOrder = createNewOrderRecord(deps);
   const cancellations = createCancellations(deps);
+  const ewayBill = createEwayBillCheck({ ...deps.ewayBill, directory: deps.rates.directory });
   return {
-    ...createOrderBooking({ db, preparation, allocateCourier, booking, insertOrder, payload }),
+    ...createOrderBooking({ db, preparation, allocateCourier, booking, insertOrder, payload, ewayBill }),
     assignCourier: createCourierAssignment({
       db,
       clock,
@@ -65,6 +70,7 @@ export function createOrdersService(deps: Deps) {
       allocateCourier,
       booking,
       payload,
+      ewayBill,
     }),
 
     // cancel-order: both of its forms (cancel-order.ts).

@@ -421,6 +421,27 @@ describe('orders in from Shopify', () => {
     expect((await shipmentOf(m.apiKey, row.shipment_id)).attributes.status).toBe('in_transit');
   });
 
+  it('imports a store order that needs an e-way bill unbooked, when the channel books on import', async () => {
+    const m = await merchant();
+    const channel = await connect(m, { on_import: 'book' });
+    await ctx.app.channelIntake.round();
+    const costly = structuredClone(codWebhook);
+    Object.assign(costly, {
+      id: 5412873607777,
+      admin_graphql_api_id: 'gid://shopify/Order/5412873607777',
+      name: '#6002',
+      total_price: '64999.00',
+      total_outstanding: '64999.00',
+    });
+    costly.line_items[0].price = '65099.00';
+    await webhook(channel.id, 'orders/create', costly);
+    await ctx.app.channelIntake.round();
+    const [row] = await ledger(m.apiKey, channel.id, 'imported');
+    expect(row).toMatchObject({ channel_order_name: '#6002', state: 'imported' });
+    const kept = await shipmentOf(m.apiKey, row.shipment_id);
+    expect([kept.attributes.status, kept.attributes.tracking_number]).toEqual(['pending', null]);
+  });
+
   it('keeps a store order it cannot read, with why, and goes on with the rest', async () => {
     const m = await merchant();
     const [good, bad] = simOrders(2, 80);

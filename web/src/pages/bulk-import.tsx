@@ -30,6 +30,8 @@ const COLUMNS = [
   'height',
   'weight',
 ] as const;
+/** Read when the file has them: an item's HSN code, and the e-way bill of an order that needs one (docs/paperwork.md). */
+const OPTIONAL_COLUMNS = ['hsn', 'ewaybill_no', 'ewaybill_date'] as const;
 const TEMPLATE = `${COLUMNS.join(',')}\r\nORD-1001,2026-11-20 14:30,Asha,Menon,12 Marine Drive,Mumbai,Maharashtra,400001,9123456780,asha@example.com,Cotton Kurta,KURTA-M-BLUE,2,499,Prepaid,10,10,10,0.5\r\n`;
 /** Rows checked or booked at once: enough to keep the server busy, not enough to meet the rate limit. */
 const PARALLEL = 4;
@@ -89,7 +91,9 @@ function orderOf(cells: Record<string, string>, warehouseId: string, storeName: 
     ...(cells.billing_email && { billing_email: cells.billing_email }),
     shipping_is_billing: true,
     print_label: true,
-    order_items: [{ name: cells.item_name, sku: cells.sku, units, selling_price: price }],
+    order_items: [
+      { name: cells.item_name, sku: cells.sku, units, selling_price: price, ...(cells.hsn && { hsn: cells.hsn }) },
+    ],
     payment_method: cells.payment_method,
     sub_total: subTotal,
     ...(cod && { cod_collectible: subTotal }),
@@ -99,6 +103,8 @@ function orderOf(cells: Record<string, string>, warehouseId: string, storeName: 
     weight: number(cells.weight),
     warehouse_id: warehouseId,
     ...(storeName && { store_name: storeName }),
+    ...(cells.ewaybill_no && { ewaybill_no: cells.ewaybill_no }),
+    ...(cells.ewaybill_date && { ewaybill_date: cells.ewaybill_date }),
   };
   // NaN is not JSON: a cell that is not a number goes as null, which the API names as the field at fault.
   return JSON.parse(JSON.stringify(body, (_k, v) => (Number.isNaN(v) ? null : v))) as OrderBody;
@@ -229,7 +235,8 @@ export function BulkImport() {
         <a href={template} download="dakiya-orders-template.csv">
           template
         </a>
-        . Every row is checked before any is booked.
+        , and optionally {OPTIONAL_COLUMNS.join(', ')} (an order over ₹50,000 needs its e-way bill). Every row is
+        checked before any is booked.
       </p>
       {reference.warehouses.length === 0 ? (
         <EmptyState title="No warehouse yet">

@@ -11,6 +11,8 @@ const LABELS: Record<string, string> = {
   order_date: 'Order date',
   store_name: 'Store',
   warehouse_id: 'Pick up from',
+  ewaybill_no: 'E-way bill number',
+  ewaybill_date: 'E-way bill date',
   billing_customer_name: 'First name',
   billing_last_name: 'Last name',
   billing_phone: 'Phone',

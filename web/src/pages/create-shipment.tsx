@@ -174,6 +174,8 @@ export function CreateShipment() {
       height: number(value('height')),
       weight: number(value('weight')),
       warehouse_id: value('warehouse_id'),
+      ...(value('ewaybill_no') && { ewaybill_no: value('ewaybill_no') }),
+      ...(value('ewaybill_date') && { ewaybill_date: value('ewaybill_date') }),
       // Only a courier the merchant picked from the comparison; otherwise the allocation rules choose.
       ...(!forPreview && carrier !== BY_RULES && { carrier_id: carrier }),
     };
@@ -315,6 +317,14 @@ export function CreateShipment() {
             }))}
             error={errors.warehouse_id}
           />
+          <Field
+            label="E-way bill number"
+            name="ewaybill_no"
+            inputMode="numeric"
+            hint="12 digits; an order over ₹50,000 needs one"
+            error={errors.ewaybill_no}
+          />
+          <Field label="E-way bill date" name="ewaybill_date" hint="YYYY-MM-DD" error={errors.ewaybill_date} />
         </fieldset>
         <fieldset>
           <legend>Buyer and address</legend>

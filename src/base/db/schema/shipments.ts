@@ -79,6 +79,9 @@ export const orders = pgTable(
     vendorDetails: jsonb('vendor_details').$type<Record<string, string>>(),
     /** The language the merchant set for this order's buyer, over the store's (domain/buyer-copy/page-text.ts). */
     language: text('language'),
+    /** The e-way bill the merchant generated (rule 138; docs/paperwork.md): its 12-digit number and day (YYYY-MM-DD). */
+    ewaybillNo: text('ewaybill_no'),
+    ewaybillDate: date('ewaybill_date', { mode: 'string' }),
     createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [uniqueIndex('orders_account_merchant_order_key').on(t.accountId, t.merchantOrderId)],
