@@ -625,7 +625,7 @@ const known: Known = {
         phone_number: '9876543210',
         email: 'hub@example.com',
         contact_person: 'Ravi',
-        gst_no: '07AAACR5055K1Z5',
+        gst_no: '07AAACR5055K1Z9',
         address_attributes: {
           street_address: 'Plot 1',
           zip: '110001',

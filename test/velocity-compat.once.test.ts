@@ -140,7 +140,7 @@ describe('an integration written for Velocity', () => {
         phone_number: 9876543210,
         email: 'ops@acme.example',
         contact_person: 'Ravi Kumar',
-        gst_no: '07AAACA1234A1Z5',
+        gst_no: '07AAACA1234A1ZM',
         address_attributes: {
           street_address: 'Plot 14, Okhla Phase III',
           zip: 110001,
@@ -154,7 +154,7 @@ describe('an integration written for Velocity', () => {
     expect(response.json()).toEqual({ status: 'SUCCESS', payload: { warehouse_id: expect.stringMatching(UUID) } });
     warehouseId = response.json().payload.warehouse_id;
     const stored = (await ok('GET', `/warehouses/${warehouseId}`)).json().data;
-    expect(stored.gst_no).toBe('07AAACA1234A1Z5');
+    expect(stored.gst_no).toBe('07AAACA1234A1ZM');
     expect(stored.phone_number).toBe('9876543210');
     expect(stored.address_attributes.zip).toBe('110001');
   });

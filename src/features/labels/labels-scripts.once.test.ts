@@ -310,7 +310,7 @@ describe('labels in every Indic script', () => {
     const withGst = await orchestrate(
       ctx,
       apiKey,
-      orderBody(await createWarehouse(ctx, apiKey, { gst_no: '07AABCU9603R1ZM' })),
+      orderBody(await createWarehouse(ctx, apiKey, { gst_no: '07AABCU9603R1ZP' })),
     );
     const lines = Buffer.from(run('pdftotext', [save(await labelOf(withGst)), '-']), 'latin1')
       .toString('utf8')
@@ -326,7 +326,7 @@ describe('labels in every Indic script', () => {
       'Okhla Fulfilment Centre',
       'Plot 14, Okhla Phase III',
       'New Delhi, Delhi 110001',
-      'GSTIN: 07AABCU9603R1ZM',
+      'GSTIN: 07AABCU9603R1ZP',
       'Phone: 9876543210',
     ]);
     const without = await orchestrate(ctx, apiKey, orderBody(await createWarehouse(ctx, apiKey)));

@@ -57,7 +57,7 @@ describe('GET /custom/api/v1/warehouse', () => {
           phone_number: '9876543210',
           email: 'okhla@acme.example',
           contact_person: 'Ravi Kumar',
-          gst_no: '07AAACR5055K1Z5',
+          gst_no: '07AAACR5055K1Z9',
           address_attributes: {
             street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
             zip: '110020',

@@ -27,7 +27,8 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
           description:
             'Names need not be unique, but a name the account already uses (ignoring case and surrounding spaces) is answered ' +
             'with a warning in payload.warnings: pickup_location by that name then names two warehouses, and orders that send it ' +
-            'without warehouse_id are refused (422).',
+            'without warehouse_id are refused (422). A gst_no whose state code, State or check character is wrong is kept as ' +
+            'sent (it is printed on labels) and named in payload.warnings.',
           body: CreateWarehouseBody,
           response: {
             201: answer(

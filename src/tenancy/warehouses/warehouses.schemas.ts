@@ -20,7 +20,7 @@ const OKHLA = {
   phone_number: '9876543210',
   email: 'okhla@acme.example',
   contact_person: 'Ravi Kumar',
-  gst_no: '07AAACR5055K1Z5',
+  gst_no: '07AAACR5055K1Z9',
   address_attributes: {
     street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
     zip: '110020',
@@ -39,9 +39,9 @@ export const CreateWarehouseBody = Type.Object(
     gst_no: Type.Optional(
       Type.String({
         pattern: '^(?:[0-9]{2}[A-Za-z]{5}[0-9]{4}[A-Za-z][1-9A-Za-z][Zz][0-9A-Za-z])?$',
-        'x-error': 'must be a 15-character GSTIN such as 07AAACR5055K1Z5, or ""',
+        'x-error': 'must be a 15-character GSTIN such as 07AAACR5055K1Z9, or ""',
         description: 'GSTIN of the pickup location, printed on labels as the shipper\'s. Optional; "" means none.',
-        examples: ['07AAACR5055K1Z5'],
+        examples: ['07AAACR5055K1Z9'],
       }),
     ),
     address_attributes: Type.Object(

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Actor } from '../../domain/access/permissions.js';
+import { gstinProblems } from '../../domain/paperwork/gstin.js';
 import { auditRecorder } from '../audit/audit.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
@@ -73,6 +74,7 @@ export function createWarehousesService({
       const pin = checks.check(() => resolvePincode(directory, address.zip, 'address_attributes.zip'));
       checks.done();
       const name = body.name.trim();
+      const gstNo = body.gst_no?.trim().toUpperCase() || null;
       const [namesake] = await repo.findWarehousesByName(db, accountId, name);
       const row = await db.transaction(async (tx) => {
         const made = await repo.insertWarehouse(tx, accountId, {
@@ -85,7 +87,7 @@ export function createWarehousesService({
           city: address.city.trim(),
           state: address.state.trim(),
           country: address.country.trim(),
-          gstNo: body.gst_no?.trim().toUpperCase() || null,
+          gstNo,
           createdAt: clock.now(),
         });
         await record(tx, actor, {
@@ -96,16 +98,21 @@ export function createWarehousesService({
         });
         return made;
       });
-      const warnings = namesake
-        ? [
-            {
-              field: 'name',
-              message:
-                `name '${name}' is already used by warehouse ${namesake.id} of this account: pickup_location '${name}' is now ` +
-                'ambiguous, and an order that sends it without warehouse_id is refused; send warehouse_id',
-            },
-          ]
-        : [];
+      const warnings: FieldError[] = [];
+      if (namesake)
+        warnings.push({
+          field: 'name',
+          message:
+            `name '${name}' is already used by warehouse ${namesake.id} of this account: pickup_location '${name}' is now ` +
+            'ambiguous, and an order that sends it without warehouse_id is refused; send warehouse_id',
+        });
+      // Kept as sent (Velocity takes any GSTIN of the form, and the label prints it), and said.
+      const gstProblems = gstNo === null ? [] : gstinProblems(gstNo, pin!.state);
+      if (gstProblems.length > 0)
+        warnings.push({
+          field: 'gst_no',
+          message: `gst_no ${gstNo} looks wrong: ${gstProblems.join('; ')}. It is kept and printed on labels as sent; check it`,
+        });
       return { row, warnings };
     },
 

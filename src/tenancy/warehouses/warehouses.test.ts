@@ -128,6 +128,25 @@ describe('POST /custom/api/v1/warehouse', () => {
     ]);
   });
 
+  it('keeps a GSTIN whose check character or State is wrong, and says what is wrong (docs/paperwork.md)', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const right = await create(apiKey, warehouseBody({ gst_no: '07aaacr5055k1z9' }));
+    expect(right.json()).toEqual({ status: 'SUCCESS', payload: { warehouse_id: expect.stringMatching(UUID) } });
+    expect((await get(apiKey, right.json().payload.warehouse_id)).json().data.gst_no).toBe('07AAACR5055K1Z9');
+    // Maharashtra's GSTIN, its check character mistyped, for a warehouse in Delhi.
+    const wrong = await create(apiKey, warehouseBody({ name: 'Second', gst_no: '27AAPFU0939F1ZW' }));
+    expect(wrong.statusCode).toBe(201);
+    expect(wrong.json().payload.warnings).toEqual([
+      {
+        field: 'gst_no',
+        message:
+          'gst_no 27AAPFU0939F1ZW looks wrong: it is registered in Maharashtra (state code 27), not Delhi; ' +
+          'its last character should be V, the check character of the first 14. It is kept and printed on labels as sent; check it',
+      },
+    ]);
+    expect((await get(apiKey, wrong.json().payload.warehouse_id)).json().data.gst_no).toBe('27AAPFU0939F1ZW');
+  });
+
   it('takes only the required fields, trims text, and accepts the zip as a JSON number', async () => {
     const { apiKey } = await ctx.createAccount();
     const id = await createWarehouse(ctx, apiKey, {
