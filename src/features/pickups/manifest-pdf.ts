@@ -25,6 +25,8 @@ export interface ManifestLine {
   weightGrams: number;
   /** Paise to collect; 0 for a prepaid parcel. */
   codAmountPaise: number;
+  /** The consignment's e-way bill number, which the rider's hub checks (docs/paperwork.md); null for none. */
+  ewayBill?: string | null;
 }
 
 export interface ManifestData {
@@ -149,7 +151,7 @@ function row(doc: PDFKit.PDFDocument, text: Text, top: number, n: number, line: 
   const cells = [
     String(n),
     '',
-    line.orderId,
+    line.ewayBill ? `${line.orderId}\nE-way bill ${line.ewayBill}` : line.orderId,
     kilograms(line.weightGrams),
     line.codAmountPaise > 0 ? formatRupees(paiseToRupees(line.codAmountPaise)) : 'Prepaid',
   ];

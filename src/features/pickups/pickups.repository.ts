@@ -20,6 +20,8 @@ export interface PickupShipmentRow {
   isCod: boolean;
   codAmountPaise: number;
   pickedUpAt: Date | null;
+  /** The order's e-way bill number (rule 138), or null. */
+  ewaybillNo: string | null;
 }
 
 const shipmentColumns = {
@@ -35,6 +37,7 @@ const shipmentColumns = {
   isCod: shipments.isCod,
   codAmountPaise: shipments.codAmountPaise,
   pickedUpAt: shipments.pickedUpAt,
+  ewaybillNo: orders.ewaybillNo,
 };
 
 const withOrders = (ex: Executor) =>

@@ -255,6 +255,7 @@ export function createPickupsService({
           orderId: row.orderId,
           weightGrams: row.weightGrams,
           codAmountPaise: row.isCod ? row.codAmountPaise : 0,
+          ewayBill: row.ewaybillNo,
         })),
       });
     },

@@ -10,7 +10,7 @@ import {
 import { DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { authed, CANCEL, HOUR, post, V1 } from '../../../test/kit/http.js';
 import { darkRunsAcross, pdfGreyPages, pdfWords, popplerRead } from '../../../test/kit/labels.js';
-import { book, type Booked } from '../../../test/kit/orders.js';
+import { book, type Booked, orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { list, listIds } from '../../../test/kit/shipments.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
@@ -299,6 +299,25 @@ describe('pickups', () => {
     expect(pageTexts[1]).toContain('Page 2 of 2');
     const again = (await get(url)).rawPayload;
     expect(again.equals(response.rawPayload)).toBe(true);
+  });
+
+  it("prints a parcel's e-way bill number under its order id, for the hub that checks it (docs/paperwork.md)", async () => {
+    const booked = await orchestrate(
+      ctx,
+      apiKey,
+      orderBody(warehouseId, { carrier_id: SHADOWFAX, ewaybill_no: '331009876543' }),
+    );
+    const created = await post(ctx, apiKey, PICKUPS, {
+      warehouse_id: warehouseId,
+      carrier_id: SHADOWFAX,
+      awbs: [booked.awb_code],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { pageTexts } = await popplerRead((await get(new URL(created.json().data.manifest_url).pathname)).rawPayload);
+    const text = pageTexts[0]!;
+    expect(text).toContain('E-way bill 331009876543');
+    // Under the order id, in its column.
+    expect(text.indexOf('E-way bill 331009876543')).toBeGreaterThan(text.indexOf(booked.channel_order_id));
   });
 
   it('flags a pickup whose day ended with parcels not picked up, once, and hides every pickup from another account', async () => {
