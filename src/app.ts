@@ -1,5 +1,6 @@
 import { type AppDeps, createAppContext } from './app-context.js';
 import { registerChannelWriteback } from './consumers/channel-writeback/channel-writeback.register.js';
+import { registerRetention } from './consumers/retention/retention.register.js';
 import { registerMessaging } from './consumers/messaging/messaging.register.js';
 import { registerNotifications } from './consumers/notifications/notifications.register.js';
 import { registerTrackingPage } from './consumers/tracking-page/tracking-page.register.js';
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps) {
   await registerTrackingPage(host, { ...ctx, ndr, buyerAddress: orders.buyerAddress, returnRequests });
   registerMessaging(host, { ...ctx, buyerActions: { ...orders, ndrBuyerAnswer: ndr.buyerAnswer } });
   registerChannelWriteback(host, ctx);
+  registerRetention(host, ctx);
   registerSite(host);
 
   await routes.mount(app);

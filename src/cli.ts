@@ -49,6 +49,12 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
       'tables and applies what can be applied now, as POST /admin/v1/kept-scans/replay does: run it after an upgrade that fixed a table. ' +
       'Up to 5,000 a run; next_after in the answer goes on with --after.',
   },
+  'retention prune': {
+    options: '',
+    does:
+      'Deletes what is past its retention period now (finished webhook deliveries and their attempts: WEBHOOK_DELIVERIES_RETENTION_DAYS), ' +
+      'as the background job does every hour and POST /admin/v1/retention/prune does, and prints what each table lost.',
+  },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
     does: 'Issues a token a courier uses to report tracking events (CARRIER_ID: a service id from GET /custom/api/v1/carriers).',
@@ -148,6 +154,8 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
         method: 'POST',
         url: `/admin/v1/kept-scans/replay${values.after === undefined ? '' : `?after=${encodeURIComponent(values.after)}`}`,
       };
+    case 'retention prune':
+      return { method: 'POST', url: '/admin/v1/retention/prune' };
     case 'carrier-tokens create':
       return {
         method: 'POST',

@@ -38,6 +38,7 @@ describe('npm run cli', () => {
         '  db import FILE',
         '  weight-reports import --account ACCOUNT_ID FILE',
         '  scans replay [--after KEPT_SCAN_ID]',
+        '  retention prune',
         '  carrier-tokens create --carrier CARRIER_ID',
       ]) {
         expect(stdout.split('\n')).toContain(line);

@@ -68,6 +68,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_endpoint_idx').on(t.accountId, t.endpointId, t.createdAt),
+    // The pruning job's: finished deliveries, oldest first (consumers/retention).
+    index('webhook_deliveries_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
   ],
 );
 

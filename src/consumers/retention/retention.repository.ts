@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../base/db/client.js';
+
+// The pruning statements: each deletes at most `limit` rows past their period, over every account
+// (an operator's housekeeping, like the kept scans' replay), in one statement of its own.
+
+/**
+ * Finished webhook deliveries (succeeded or given up) last changed before `cutoff`, with their
+ * attempts: one statement, so a delivery never loses its attempts without going itself. Rows
+ * another process is deleting are skipped, not waited for.
+ */
+export async function pruneWebhookDeliveries(
+  db: Executor,
+  cutoff: Date,
+  limit: number,
+): Promise<{ deliveries: number; attempts: number }> {
+  const [row] = await queryRows<{ deliveries: number; attempts: number }>(
+    db,
+    sql`with gone as (
+          select d.id, d.account_id from webhook_deliveries d
+          where d.status <> 'pending' and d.updated_at < ${cutoff.toISOString()}::timestamptz
+          order by d.updated_at
+          limit ${limit}
+          for update skip locked
+        ),
+        attempts as (
+          delete from webhook_attempts a using gone g
+          where a.account_id = g.account_id and a.delivery_id = g.id
+          returning 1
+        ),
+        deliveries as (
+          delete from webhook_deliveries d using gone g where d.id = g.id
+          returning 1
+        )
+        select (select count(*) from deliveries)::int as deliveries, (select count(*) from attempts)::int as attempts`,
+  );
+  return row ?? { deliveries: 0, attempts: 0 };
+}

@@ -1,0 +1,19 @@
+import { count } from '../../base/setting-kinds.js';
+import { defineSettings, type SettingsOf } from '../../base/settings.js';
+
+export const retentionSettings = defineSettings({
+  webhookDeliveriesDays: count('WEBHOOK_DELIVERIES_RETENTION_DAYS', {
+    doc: 'days a finished webhook delivery (succeeded, or given up) and its attempts stay listed (`GET /webhooks/{id}/deliveries`) and can be redelivered; older ones are pruned by a background job in small batches, pending ones never ([docs/operations.md](docs/operations.md#retention))',
+    default: 30,
+    min: 1,
+    max: 3650,
+  }),
+  pruneBatchRows: count('PRUNE_BATCH_ROWS', {
+    doc: 'rows the pruning job deletes per statement, each statement its own short transaction, with a pause between them so that requests never wait behind a long delete',
+    default: 500,
+    min: 10,
+    max: 100_000,
+  }),
+});
+
+export type RetentionSettings = SettingsOf<typeof retentionSettings>;

@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { admin } from '../../../test/kit/http.js';
+import { orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { merchant } from '../../../test/kit/warehouses.js';
+import { queryRows } from '../../base/db/client.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
+
+// Retention (issue 52): what is past its period is gone, everything else untouched, row for row.
+// The rows are written as the webhook worker writes them, at the ages each case needs (the test
+// clock stands at 2026-11-20 06:30 UTC; the period is 30 days by default).
+
+const DAY = 86_400_000;
+let ctx: TestContext;
+beforeAll(async () => {
+  // Batches of 10, so that a run takes several.
+  ctx = await createTestApp({ settings: { retention: { pruneBatchRows: 10 } } });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+/** An account with an endpoint and an event (a booking's) its deliveries can be of. */
+async function accountWithEndpoint() {
+  const m = await merchant(ctx);
+  await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
+  const [event] = await queryRows<{ id: string }>(
+    ctx.database.db,
+    sql`select id from events where account_id = ${m.id} order by sequence limit 1`,
+  );
+  const now = ctx.clock.now();
+  const [endpoint] = await ctx.database.db
+    .insert(webhookEndpoints)
+    .values({
+      accountId: m.id,
+      url: 'https://hooks.acme.example/dakiya',
+      events: ['*'],
+      status: 'enabled',
+      secret: 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return { accountId: m.id, endpointId: endpoint!.id, eventId: event!.id };
+}
+
+/** A delivery last changed `ageDays` ago, with `attempts` attempts; its id. */
+async function delivery(
+  owner: { accountId: string; endpointId: string; eventId: string },
+  status: 'pending' | 'succeeded' | 'failed',
+  ageDays: number,
+  attempts = 2,
+): Promise<string> {
+  const at = new Date(ctx.clock.now().getTime() - ageDays * DAY);
+  const [row] = await ctx.database.db
+    .insert(webhookDeliveries)
+    .values({
+      ...owner,
+      status,
+      attempts,
+      createdAt: at,
+      updatedAt: at,
+      nextAttemptAt: status === 'pending' ? at : null,
+    })
+    .returning({ id: webhookDeliveries.id });
+  for (let i = 0; i < attempts; i++)
+    await ctx.database.db.insert(webhookAttempts).values({
+      accountId: owner.accountId,
+      deliveryId: row!.id,
+      statusCode: status === 'succeeded' && i === attempts - 1 ? 200 : 503,
+      durationMs: 40,
+      attemptedAt: at,
+    });
+  return row!.id;
+}
+
+const remaining = async () => ({
+  deliveries: (
+    await queryRows<{ id: string }>(ctx.database.db, sql`select id from webhook_deliveries order by id`)
+  ).map((r) => r.id),
+  attempts: (
+    await queryRows<{ id: string; delivery_id: string }>(
+      ctx.database.db,
+      sql`select id, delivery_id from webhook_attempts order by id`,
+    )
+  ).map((r) => `${r.delivery_id}/${r.id}`),
+});
+
+const prune = () => ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune', headers: admin });
+
+describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
+  it('removes finished deliveries past 30 days with their attempts, over every account, and touches nothing else', async () => {
+    const a = await accountWithEndpoint();
+    const b = await accountWithEndpoint();
+    const old = [
+      await delivery(a, 'succeeded', 31),
+      await delivery(a, 'failed', 45, 3),
+      await delivery(b, 'succeeded', 30.01, 1),
+    ];
+    // Pending deliveries are live work whatever their age; finished ones within the period stay.
+    const kept = [
+      await delivery(a, 'pending', 60),
+      await delivery(a, 'succeeded', 29.99),
+      await delivery(b, 'failed', 1),
+      await delivery(b, 'succeeded', 0),
+    ];
+    // A backlog of 23 more past the period: three batches of 10.
+    for (let i = 0; i < 23; i++) old.push(await delivery(i % 2 ? a : b, 'succeeded', 90 + i, 1));
+    const before = await remaining();
+    const oldAttempts = before.attempts.filter((row) => old.some((id) => row.startsWith(`${id}/`)));
+    expect(oldAttempts).toHaveLength(2 + 3 + 1 + 23);
+
+    const response = await prune();
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      data: {
+        pruned: { webhook_deliveries: 26, webhook_attempts: 29 },
+        before: { webhook_deliveries: '2026-10-21T06:30:00.000Z' },
+      },
+    });
+    expect(await remaining()).toEqual({
+      deliveries: before.deliveries.filter((id) => !old.includes(id)),
+      attempts: before.attempts.filter((row) => !oldAttempts.includes(row)),
+    });
+    expect((await remaining()).deliveries).toEqual([...kept].sort());
+
+    // Again: nothing left to prune.
+    expect((await prune()).json().data.pruned).toEqual({ webhook_deliveries: 0, webhook_attempts: 0 });
+    // A day later the delivery that was 29.99 days old is past its period, and only it.
+    ctx.clock.advance(DAY);
+    expect((await ctx.app.retention.pruneAll()).pruned).toEqual({ webhook_deliveries: 1, webhook_attempts: 2 });
+    expect((await remaining()).deliveries).toEqual([kept[0], kept[2], kept[3]].sort());
+  });
+
+  it('answers 401 without the operator token', async () => {
+    const response = await ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune' });
+    expect(response.statusCode).toBe(401);
+  });
+});
