@@ -36,3 +36,24 @@ export async function pruneWebhookDeliveries(
   );
   return row ?? { deliveries: 0, attempts: 0 };
 }
+
+/**
+ * Ids of the webhooks stores sent (Shopify's X-Shopify-Webhook-Id, WooCommerce's delivery id)
+ * received before `cutoff`: kept only so that a store's retry of one is taken once; a store
+ * retries for hours, not days, and an order imported twice is one order all the same.
+ */
+export async function pruneChannelWebhookReceipts(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`delete from channel_webhook_receipts r
+        where (r.sales_channel_id, r.delivery_id) in (
+          select sales_channel_id, delivery_id from channel_webhook_receipts
+          where received_at < ${cutoff.toISOString()}::timestamptz
+          order by received_at
+          limit ${limit}
+          for update skip locked
+        )
+        returning 1 as one`,
+  );
+  return rows.length;
+}

@@ -11,11 +11,16 @@ const PruneAnswer = Type.Object(
       pruned: Type.Object({
         webhook_deliveries: Count('Finished webhook deliveries removed.'),
         webhook_attempts: Count('Their attempts, removed with them.'),
+        channel_webhook_receipts: Count("Ids of stores' webhooks, kept to take a store's retry once."),
       }),
       before: Type.Object({
         webhook_deliveries: Type.String({
           format: 'date-time',
           description: 'Deliveries last changed before this time were removed (WEBHOOK_DELIVERIES_RETENTION_DAYS ago).',
+        }),
+        channel_webhook_receipts: Type.String({
+          format: 'date-time',
+          description: 'Ids received before this time were removed (CHANNEL_WEBHOOK_RECEIPTS_RETENTION_DAYS ago).',
         }),
       }),
     }),
@@ -24,8 +29,11 @@ const PruneAnswer = Type.Object(
     examples: [
       {
         data: {
-          pruned: { webhook_deliveries: 1200, webhook_attempts: 1375 },
-          before: { webhook_deliveries: '2026-10-28T09:00:00.000Z' },
+          pruned: { webhook_deliveries: 1200, webhook_attempts: 1375, channel_webhook_receipts: 310 },
+          before: {
+            webhook_deliveries: '2026-10-28T09:00:00.000Z',
+            channel_webhook_receipts: '2026-10-28T09:00:00.000Z',
+          },
         },
       },
     ],

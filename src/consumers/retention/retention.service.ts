@@ -11,10 +11,46 @@ export const PRUNE_INTERVAL_MS = 60 * 60_000;
 /** Between two batches of the background job: a backlog drains over minutes, never as one burst. */
 export const PAUSE_BETWEEN_BATCHES_MS = 200;
 
-/** What a pruning run removed, table by table, and the time before which it removed. */
+/** The tables kept to a period of their own; and every table a run removes rows of. */
+type OwnTable = 'webhook_deliveries' | 'channel_webhook_receipts';
+type Table = OwnTable | 'webhook_attempts';
+
+/**
+ * One kind of row kept to a period: the rows a batch removed, by table (its own rows first; rows
+ * that go with them after), at most `limit` of its own.
+ */
+interface Prunable {
+  table: OwnTable;
+  days(settings: RetentionSettings): number;
+  batch(db: Executor, cutoff: Date, limit: number): Promise<Partial<Record<Table, number>>>;
+}
+
+/**
+ * The tables that grow with traffic and are not the merchant's records, each with its period
+ * (docs/operations.md, Retention). A table is added here, with its setting and a test of its edge.
+ */
+const PRUNABLES: readonly Prunable[] = [
+  {
+    table: 'webhook_deliveries',
+    days: (s) => s.webhookDeliveriesDays,
+    batch: async (db, cutoff, limit) => {
+      const gone = await repo.pruneWebhookDeliveries(db, cutoff, limit);
+      return { webhook_deliveries: gone.deliveries, webhook_attempts: gone.attempts };
+    },
+  },
+  {
+    table: 'channel_webhook_receipts',
+    days: (s) => s.channelWebhookReceiptsDays,
+    batch: async (db, cutoff, limit) => ({
+      channel_webhook_receipts: await repo.pruneChannelWebhookReceipts(db, cutoff, limit),
+    }),
+  },
+];
+
+/** What a pruning run removed, table by table, and the time before which each kind was removed. */
 export interface PruneReport {
-  pruned: { webhook_deliveries: number; webhook_attempts: number };
-  before: { webhook_deliveries: string };
+  pruned: Record<Table, number>;
+  before: Record<OwnTable, string>;
 }
 
 export interface Retention {
@@ -24,11 +60,7 @@ export interface Retention {
   worker: Worker;
 }
 
-/**
- * The tables that grow with traffic and are not the merchant's records, each pruned to its period
- * (docs/operations.md, Retention). One statement per batch, each its own transaction: no lock is
- * held longer than a batch's delete.
- */
+/** One statement per batch, each its own transaction: no lock is held longer than a batch's delete. */
 export function createRetention(deps: {
   db: Executor;
   clock: Clock;
@@ -36,18 +68,25 @@ export function createRetention(deps: {
   onError: (error: unknown) => void;
 }): Retention {
   const { db, clock, settings } = deps;
+  const limit = settings.pruneBatchRows;
 
   async function pruneAll({ pauseMs = 0, signal }: { pauseMs?: number; signal?: AbortSignal } = {}) {
-    const cutoff = new Date(clock.now().getTime() - settings.webhookDeliveriesDays * DAY_MS);
-    const pruned = { webhook_deliveries: 0, webhook_attempts: 0 };
-    for (;;) {
-      const batch = await repo.pruneWebhookDeliveries(db, cutoff, settings.pruneBatchRows);
-      pruned.webhook_deliveries += batch.deliveries;
-      pruned.webhook_attempts += batch.attempts;
-      if (batch.deliveries < settings.pruneBatchRows || signal?.aborted) break;
-      if (pauseMs > 0) await pause(pauseMs, undefined, { signal }).catch(() => undefined);
+    const now = clock.now().getTime();
+    const report: PruneReport = {
+      pruned: { webhook_deliveries: 0, webhook_attempts: 0, channel_webhook_receipts: 0 },
+      before: { webhook_deliveries: '', channel_webhook_receipts: '' },
+    };
+    for (const prunable of PRUNABLES) {
+      const cutoff = new Date(now - prunable.days(settings) * DAY_MS);
+      report.before[prunable.table] = cutoff.toISOString();
+      for (;;) {
+        const gone = await prunable.batch(db, cutoff, limit);
+        for (const [table, rows] of Object.entries(gone) as [Table, number][]) report.pruned[table] += rows;
+        if ((gone[prunable.table] ?? 0) < limit || signal?.aborted) break;
+        if (pauseMs > 0) await pause(pauseMs, undefined, { signal }).catch(() => undefined);
+      }
     }
-    return { pruned, before: { webhook_deliveries: cutoff.toISOString() } };
+    return report;
   }
 
   const worker = createWorker(

@@ -8,6 +8,12 @@ export const retentionSettings = defineSettings({
     min: 1,
     max: 3650,
   }),
+  channelWebhookReceiptsDays: count('CHANNEL_WEBHOOK_RECEIPTS_RETENTION_DAYS', {
+    doc: "days the id of each webhook a store sent is kept, so that the store's retry of it is taken once (Shopify and WooCommerce retry for hours); older ids are pruned by the same job",
+    default: 30,
+    min: 3,
+    max: 3650,
+  }),
   pruneBatchRows: count('PRUNE_BATCH_ROWS', {
     doc: 'rows the pruning job deletes per statement, each statement its own short transaction, with a pause between them so that requests never wait behind a long delete',
     default: 500,

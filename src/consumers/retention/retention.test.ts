@@ -5,7 +5,14 @@ import { admin } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
+import {
+  channelWebhookReceipts,
+  salesChannels,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../../base/db/schema.js';
+import { createStore } from '../../../test/kit/stores.js';
 
 // Retention (issue 52): what is past its period is gone, everything else untouched, row for row.
 // The rows are written as the webhook worker writes them, at the ages each case needs (the test
@@ -115,8 +122,11 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       data: {
-        pruned: { webhook_deliveries: 26, webhook_attempts: 29 },
-        before: { webhook_deliveries: '2026-10-21T06:30:00.000Z' },
+        pruned: { webhook_deliveries: 26, webhook_attempts: 29, channel_webhook_receipts: 0 },
+        before: {
+          webhook_deliveries: '2026-10-21T06:30:00.000Z',
+          channel_webhook_receipts: '2026-10-21T06:30:00.000Z',
+        },
       },
     });
     expect(await remaining()).toEqual({
@@ -126,11 +136,69 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
     expect((await remaining()).deliveries).toEqual([...kept].sort());
 
     // Again: nothing left to prune.
-    expect((await prune()).json().data.pruned).toEqual({ webhook_deliveries: 0, webhook_attempts: 0 });
+    expect((await prune()).json().data.pruned).toEqual({
+      webhook_deliveries: 0,
+      webhook_attempts: 0,
+      channel_webhook_receipts: 0,
+    });
     // A day later the delivery that was 29.99 days old is past its period, and only it.
     ctx.clock.advance(DAY);
-    expect((await ctx.app.retention.pruneAll()).pruned).toEqual({ webhook_deliveries: 1, webhook_attempts: 2 });
+    expect((await ctx.app.retention.pruneAll()).pruned).toEqual({
+      webhook_deliveries: 1,
+      webhook_attempts: 2,
+      channel_webhook_receipts: 0,
+    });
     expect((await remaining()).deliveries).toEqual([kept[0], kept[2], kept[3]].sort());
+  });
+
+  it("removes the ids of stores' webhooks received past 30 days, and only those", async () => {
+    const m = await merchant(ctx);
+    const store = await createStore(ctx, m.apiKey, { store_name: `receipts-${crypto.randomUUID().slice(0, 8)}` });
+    const now = ctx.clock.now();
+    const [channel] = await ctx.database.db
+      .insert(salesChannels)
+      .values({
+        accountId: m.id,
+        storeId: store.id as string,
+        channel: 'shopify',
+        address: 'acme.myshopify.com',
+        shopName: 'Acme',
+        warehouseId: m.warehouseId,
+        sealed: 'sealed',
+        onImport: 'queue',
+        notifyCustomer: false,
+        lengthCm: 10,
+        breadthCm: 10,
+        heightCm: 10,
+        status: 'disconnected',
+        pullDue: false,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const ages: [string, number][] = [
+      ['w-old', 31],
+      ['w-older', 200],
+      ['w-edge', 29.99],
+      ['w-new', 0],
+    ];
+    for (const [id, days] of ages)
+      await ctx.database.db.insert(channelWebhookReceipts).values({
+        salesChannelId: channel!.id,
+        deliveryId: id,
+        accountId: m.id,
+        receivedAt: new Date(now.getTime() - days * DAY),
+      });
+    expect((await prune()).json().data.pruned).toEqual({
+      webhook_deliveries: 0,
+      webhook_attempts: 0,
+      channel_webhook_receipts: 2,
+    });
+    const left = await queryRows<{ delivery_id: string }>(
+      ctx.database.db,
+      sql`select delivery_id from channel_webhook_receipts where sales_channel_id = ${channel!.id} order by delivery_id`,
+    );
+    expect(left.map((r) => r.delivery_id)).toEqual(['w-edge', 'w-new']);
   });
 
   it('answers 401 without the operator token', async () => {

@@ -140,7 +140,11 @@ export const channelWebhookReceipts = pgTable(
       .references(() => accounts.id),
     receivedAt: timestamptz('received_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.salesChannelId, t.deliveryId] })],
+  (t) => [
+    primaryKey({ columns: [t.salesChannelId, t.deliveryId] }),
+    // The pruning job's: the oldest first (consumers/retention).
+    index('channel_webhook_receipts_received_idx').on(t.receivedAt),
+  ],
 );
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX "channel_webhook_receipts_received_idx" ON "channel_webhook_receipts" USING btree ("received_at");
