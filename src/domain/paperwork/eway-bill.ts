@@ -17,7 +17,7 @@ export interface ConsignmentLine {
 }
 
 export interface Consignment {
-  /** The invoice value, tax included (rule 138, Explanation 2): the order's value less its discount. */
+  /** The invoice value, tax included (rule 138, Explanation 2): the order's value as declared. */
   valuePaise: number;
   lines: readonly ConsignmentLine[];
   /** The States of the pickup warehouse and of the delivery address, as the pincode directory names them. */

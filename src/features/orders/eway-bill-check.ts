@@ -28,7 +28,9 @@ const rupees = (paise: number) => formatRupees(paise / 100);
 function needOf(input: OrderInput, warehouse: WarehouseRow, { rules, directory }: Deps): EwayBillNeed {
   return ewayBillNeed(
     {
-      valuePaise: Math.max(0, input.subTotalPaise - input.totalDiscountPaise),
+      // The order's value as declared to the courier and printed on the label: sub_total, which
+      // Velocity's integrations send net of the order's discount or not; the larger reading asks sooner.
+      valuePaise: input.subTotalPaise,
       lines: input.items.map((item) => ({
         hsn: item.hsn,
         valuePaise: item.units * Math.max(0, item.sellingPricePaise - item.discountPaise),

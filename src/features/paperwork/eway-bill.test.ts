@@ -57,6 +57,13 @@ describe('an order over the e-way bill limit (rule 138)', () => {
       errors: [message],
       details: [{ field: 'ewaybill_no', message }],
     });
+    // sub_total is the value declared, whatever total_discount says (it may be net of it already).
+    const discounted = await refused(
+      m.apiKey,
+      ORCHESTRATE,
+      valued(m.warehouseId, 50_000.01, '8517', { total_discount: 100 }),
+    );
+    expect(discounted.message).toBe(message);
     // The dry run refuses it the same way.
     expect((await refused(m.apiKey, `${V1}/forward-order/check`, valued(m.warehouseId, 50_000.01))).code).toBe(
       'eway_bill_required',
