@@ -185,6 +185,30 @@ describe('settings: e-mail notifications and courier connections in chromium', (
     await shot('notifications');
   });
 
+  it('sets what booking an order over the e-way bill limit without its number does (docs/paperwork.md)', async () => {
+    const read = async () =>
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: '/custom/api/v1/paperwork-settings',
+          headers: { authorization: apiKey },
+        })
+      ).json().data;
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Paperwork' }).click();
+    const form = page.getByRole('form', { name: 'E-way bills' });
+    await form.waitFor();
+    expect(await form.getByLabel('Refuse to book it').isChecked()).toBe(true);
+    await expectAccessible(page, 'paperwork');
+    await form.getByLabel('Book it with a warning').check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => form.getByRole('status').textContent()).toBe('Saved.');
+    expect(await read()).toEqual({ eway_bill_check: 'warn' });
+    await page.reload();
+    await form.waitFor();
+    expect(await form.getByLabel('Book it with a warning').isChecked()).toBe(true);
+    await shot('paperwork');
+  });
+
   it("shows each courier service's connector and its health: a call answered, then one failed", async () => {
     const answeredAt = ctx.clock.now();
     const shipment = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_AIR }));
