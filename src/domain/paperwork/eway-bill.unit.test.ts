@@ -50,6 +50,13 @@ describe('whether a parcel needs an e-way bill (rule 138)', () => {
       'rule 138(1)',
     ],
     [
+      "within Mizoram: the lower of the sources' limits, ₹10,000",
+      consignment(1_000_001, { fromState: 'Mizoram', toState: 'Mizoram' }),
+      true,
+      1_000_000,
+      "Mizoram's limit within the State",
+    ],
+    [
       'within Rajasthan: ₹1,00,000 for clothes',
       consignment(7_000_000, { fromState: 'Rajasthan', toState: 'Rajasthan' }),
       false,
