@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { CALENDAR_DAY_PATTERN } from '../domain/date-patterns.js';
 import { EWAY_BILL_NUMBER_PATTERN } from '../domain/paperwork/eway-bill.js';
 import { IsdCode, Money, Name, NamePart, OptionalEmail, Phone, Pincode, Text } from './schemas.js';
 import { statedRule } from './stated-rules.js';
@@ -47,7 +48,7 @@ export const EwayBillFields = {
   ewaybill_date: Type.Optional(
     Type.String({
       maxLength: 10,
-      ...statedRule({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }),
+      ...statedRule({ pattern: CALENDAR_DAY_PATTERN }),
       description:
         "Dakiya's addition: the day the e-way bill was generated (YYYY-MM-DD, India time), with ewaybill_no: a bill " +
         'that would expire before the courier expects to deliver (one day per 200 km, rule 138(10)) is reported in warnings.',
