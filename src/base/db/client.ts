@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -50,6 +50,12 @@ export async function startPglite(dataDir?: string, from?: Blob, settings?: Reco
       startParams: [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
     }),
     extensions: { pg_trgm },
+    // A bigint as the server's driver (`pg`) answers it: text, exact past 2^53 (arrays of them
+    // follow their element). Drizzle already takes dates, times and intervals as text from both,
+    // and the bytea column type makes a Buffer of either; so a query's rows are the same values
+    // on both engines, and code that a test runs on one engine runs alike on the other
+    // (driver-types.test.ts, decision 168).
+    parsers: { [types.INT8]: (text: string) => text },
   });
   await client.waitReady;
   return client;
