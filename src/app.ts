@@ -30,16 +30,7 @@ import { appHost, RouteTable } from './http/host.js';
 import { createHttpServer } from './http/server.js';
 import { registerSite } from './landing.js';
 import { registerOpenApi } from './openapi.js';
-import { registerChargesReader } from './readers/charges/charges.register.js';
-import { registerCodReports } from './readers/cod-reports/cod-reports.register.js';
-import { registerEventFeed } from './readers/event-feed/event-feed.register.js';
-import { registerExchangeListing } from './readers/exchange-listing/exchange-listing.register.js';
-import { registerHealth } from './readers/health/health.register.js';
-import { registerOrderTracking } from './readers/order-tracking/order-tracking.register.js';
-import { registerReports } from './readers/reports/reports.register.js';
-import { registerReturnReports } from './readers/return-reports/return-reports.register.js';
-import { registerReturnsListing } from './readers/returns-listing/returns-listing.register.js';
-import { registerShipments } from './readers/shipments/shipments.register.js';
+import { registerReaders } from './readers/readers.register.js';
 import { registerAccounts } from './tenancy/accounts/accounts.register.js';
 import { registerAudit } from './tenancy/audit/audit.register.js';
 import { registerStores } from './tenancy/stores/stores.register.js';
@@ -99,16 +90,7 @@ export async function buildApp(deps: AppDeps) {
   registerCharges(host, { ...ctx, imports });
   registerPickups(host, { ...ctx, couriers });
 
-  registerHealth(host, ctx);
-  registerShipments(host, { ...ctx, labelLinks: labels.links });
-  registerReturnsListing(host, ctx);
-  registerExchangeListing(host, ctx);
-  registerOrderTracking(host, { ...ctx, labelLinks: labels.links });
-  registerReports(host, ctx);
-  registerReturnReports(host, ctx);
-  registerEventFeed(host, ctx);
-  registerChargesReader(host, ctx);
-  registerCodReports(host, ctx);
+  registerReaders(host, { ...ctx, labelLinks: labels.links });
 
   registerWebhooks(host, ctx);
   registerNotifications(host, ctx);
