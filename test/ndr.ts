@@ -6,7 +6,7 @@ import { book } from './kit/orders.js';
 import { at, issueCarrierToken, sendEvents } from './kit/tracking.js';
 import { createCityWarehouse } from './kit/warehouses.js';
 
-// What ndr.test.ts and ndr-carrier-actions.test.ts share: the NDR routes, the moment they act at,
+// What ndr.once.test.ts and ndr-carrier-actions.once.test.ts share: the NDR routes, the moment they act at,
 // the scans that fail a delivery, and the app with its courier tokens and requests.
 
 export const REATTEMPT = '/custom/api/v1/reattempt';

@@ -19,14 +19,14 @@ const LONG = [
   /demo\.unit\.test\.ts$/,
   // Among the longest of a whole run of b04bce0 (passwords hashed, simulated couriers, many
   // bookings, every OpenAPI example), yet started by their size, late in their project.
-  /delhivery\.test\.ts$/,
-  /phone-usernames\.test\.ts$/,
-  /test-bookings\.test\.ts$/,
+  /delhivery\.once\.test\.ts$/,
+  /phone-usernames\.once\.test\.ts$/,
+  /test-bookings\.once\.test\.ts$/,
   /webhooks-fairness\.test\.ts$/,
   /openapi-examples\.once\.test\.ts$/,
-  /accounts\/auth\.test\.ts$/,
-  /notifications\.test\.ts$/,
-  /sandbox\.test\.ts$/,
+  /accounts\/auth\.once\.test\.ts$/,
+  /notifications\.once\.test\.ts$/,
+  /sandbox\.once\.test\.ts$/,
   // Small files with long waits (a tmpfs filled up; CLI processes on an embedded database), which
   // by their size alone would start among the last.
   /disk-full\.once\.test\.ts$/,

@@ -10,7 +10,7 @@ import { merchant } from '../../../test/kit/warehouses.js';
 
 // The buyer's return form on the tracking page, through HTTP: who may see it, what a post must
 // carry (the page's token, from this site), what it refuses beside each field, and what it keeps.
-// The form in a browser at 390 px: return-form.browser.once.test.ts; the rules: return-requests.test.ts.
+// The form in a browser at 390 px: return-form.browser.once.test.ts; the rules: return-requests.once.test.ts.
 
 let ctx: TestContext;
 useTestApp((made) => {

@@ -14,7 +14,7 @@ import {
 // Issue 46: an address a merchant corrects with PUT /order during a failed delivery reaches a
 // courier that takes instructions through its API as a reattempt's updated_address does: here
 // Xpressbees' simulator gets the reattempt with change_address and change_phone. The push couriers'
-// side, and the rules, are in order-update-ndr.test.ts on both engines.
+// side, and the rules, are in order-update-ndr.once.test.ts on both engines.
 
 let sim: XpressbeesSimulator;
 let ctx: TestContext;

@@ -30,7 +30,7 @@ describe('filters Dakiya lacked, each matching and not', () => {
     ['order_display_id', { 'order_display_id[]': ['GR-5'] }, [5]],
     ['order_display_id merged with display_id', { order_display_id: 'GR-5', display_id: ['GR-6'] }, [5, 6]],
     ['order_display_id, case-sensitive', { order_display_id: 'gr-5' }, []],
-    ['manifested false: none is on a pickup here (pickups.test.ts has some)', { manifested: false }, ALL],
+    ['manifested false: none is on a pickup here (pickups.once.test.ts has some)', { manifested: false }, ALL],
     ['manifested true', { manifested: true }, []],
     ['pickup_id that is not a pickup id', { pickup_id: '17' }, []],
     ['call_status: Dakiya keeps none', { 'call_status[]': ['answered'] }, []],

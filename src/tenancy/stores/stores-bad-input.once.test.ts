@@ -29,7 +29,7 @@ const errors = (...messages: string[]) => ({ code: 'invalid_request', message: m
 const coded = <T extends object>(code: string, body: T) => ({ ...body, code });
 const TAKEN = field('store_name', 'Store name has already been taken', 'store_name_taken');
 const LOGO = 'store_logo_invalid';
-// The stores.test.ts case names the store; here its id is not known when the cases are written.
+// The stores.once.test.ts case names the store; here its id is not known when the cases are written.
 const RETIRED_WHY = expect.stringMatching(
   /^A deleted store \([0-9a-f-]{36}\) used this name, .*restore it with PUT .*, or choose another name$/,
 );

@@ -13,7 +13,7 @@ import { createNdrService, type NdrService } from './ndr.service.js';
 
 // The NDR service's rules as functions over a seeded database (both engines): which status allows a
 // reattempt or an RTO, the two-reattempt limit, who is recorded as asking (merchant, customer, rule),
-// the rows and events written, and the buyer's answers. The routes' contract is ndr.test.ts's.
+// the rows and events written, and the buyer's answers. The routes' contract is ndr.once.test.ts's.
 
 let ctx: UseCaseContext;
 let tracking: TrackingService;

@@ -15,8 +15,8 @@ import { createLabelsService, type LabelsService } from './labels.service.js';
 
 // The labels service's rules as functions over a seeded database (both engines): which shipment has
 // a label to print (none yet, void once cancelled), the re-issue before pickup only and what it
-// records, and a link signed before a re-issue refused. The routes' contract is labels-reissue.test.ts's
-// and labels-bulk.test.ts's (the PDFs' contents are labels-pdf.once.test.ts's).
+// records, and a link signed before a re-issue refused. The routes' contract is labels-reissue.once.test.ts's
+// and labels-bulk.once.test.ts's (the PDFs' contents are labels-pdf.once.test.ts's).
 
 let ctx: UseCaseContext;
 let labels: LabelsService;

@@ -9,7 +9,7 @@ import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
 // POST /return-requests and GET /return-requests/{id}: the contract a merchant's support desk
-// codes against (the rules themselves: return-requests.test.ts).
+// codes against (the rules themselves: return-requests.once.test.ts).
 
 let ctx: TestContext;
 useTestApp((made) => {

@@ -12,7 +12,7 @@ import type { RuleInput } from './allocation.schemas.js';
 // The allocation service's rules as functions over a real database (both engines): how a rule's
 // body is read (normalised, stored in internal units, every bad field named at once) and which
 // courier the allocator chooses, and why, for an order's facts. The routes' contract (CRUD, the
-// preview through the rate engine) is allocation.test.ts's.
+// preview through the rate engine) is allocation.once.test.ts's.
 
 let ctx: UseCaseContext;
 let allocation: AllocationService;

@@ -11,7 +11,7 @@ import { NOW, PICKED_UP, RTO, useNdrApp } from '../../../test/ndr.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 // NDR actions (issue 12): reattempt and initiate-rto for merchants (the instruction queue for
-// couriers is in ndr-carrier-actions.test.ts). The clock is Friday 20 November 2026, 15:30 India
+// couriers is in ndr-carrier-actions.once.test.ts). The clock is Friday 20 November 2026, 15:30 India
 // time, so the next 3 working days are Saturday 21, Monday 23 and Wednesday 25 (Sunday 22 and the
 // 24th, a holiday, are not).
 

@@ -83,7 +83,7 @@ beforeAll(async () => {
   ]);
   // A trailing slash, as an operator may write it, is dropped. The accounts' own hosts here are
   // local simulators too: an account's base_url goes through the outbound guard, so the operator
-  // allows plain http and private targets, as on their own network (base-url-guard.test.ts shows
+  // allows plain http and private targets, as on their own network (base-url-guard.once.test.ts shows
   // the same URLs refused without them).
   const config = loadSettings({
     WHATSAPP_BASE_URL: `${serverWa.baseUrl}/`,

@@ -13,7 +13,7 @@ import { createPickupsService, type PickupsService } from './pickups.service.js'
 
 // The pickups service's rules as functions over a seeded database (both engines): which day a pickup
 // may be asked for (India time), which parcels may go on it and why one may not, that the courier is
-// asked before anything is written, and the missed-pickup check. The routes' contract is pickups.test.ts's.
+// asked before anything is written, and the missed-pickup check. The routes' contract is pickups.once.test.ts's.
 
 /** The courier port, recorded: what each pickup asks of it, and an answer or a failure. */
 const asked: { accountId: string; carrierId: string; pickup: PickupRequest }[] = [];

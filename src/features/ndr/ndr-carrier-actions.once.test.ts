@@ -7,7 +7,7 @@ import { issueCarrierToken, sendEvents, track } from '../../../test/kit/tracking
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { ACTIONS, FAILED_ONCE, NOW, REATTEMPT, useNdrApp } from '../../../test/ndr.js';
 
-// The couriers' queue of NDR instructions (issue 12); reattempt and initiate-rto are in ndr.test.ts.
+// The couriers' queue of NDR instructions (issue 12); reattempt and initiate-rto are in ndr.once.test.ts.
 
 let ctx: TestContext;
 let shadowfax: string;

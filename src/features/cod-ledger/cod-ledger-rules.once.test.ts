@@ -16,7 +16,7 @@ import { startParse } from './remittance-parser.js';
 // cash and from when, how a remittance file's lines pay, refuse or repeat, what an import answers,
 // the overdue check against the injected clock, and that an account sees only its own AWBs. The
 // parser's line rules are cod-remittance-parser-rules.test.ts's; the routes' contract is
-// cod-ledger.test.ts's and cod-velocity.test.ts's.
+// cod-ledger.once.test.ts's and cod-velocity.once.test.ts's.
 
 let ctx: UseCaseContext;
 let ledger: CodLedger;

@@ -12,7 +12,7 @@ import { WA_PHONE_NUMBER_ID, WA_TOKEN } from '../../../test/whatsapp-simulator.j
 // internal address is never followed, and of a refusal only the provider's documented error
 // message is kept, cut short and without hidden characters: never the body. The host names look
 // public and resolve (through the test's resolver) to receivers on 127.0.0.1, so the operator
-// allows private targets here, as on their own network; base-url-guard.test.ts covers the rest.
+// allows private targets here, as on their own network; base-url-guard.once.test.ts covers the rest.
 
 const INTERNAL_PAGE =
   '<html><title>Admin</title>\r\n\u001b[2J<pre>root:x:0:0 AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG</pre>\u202e\u200b' +

@@ -14,7 +14,7 @@ import { STORE_REACH } from '../../route-permissions.js';
 // Issue 51's store-limited credentials, for what follows a delivery: buyers' return requests and
 // refunds, returns and exchanges (a return's store is its forward shipment's), cash on delivery
 // and weight disputes. A key limited to one store of two lists that store's rows only, and finds
-// the other's nowhere, by id or by AWB (store-limits.test.ts: the shipments themselves).
+// the other's nowhere, by id or by AWB (store-limits.once.test.ts: the shipments themselves).
 
 let ctx: TestContext;
 let owner: { id: string; apiKey: string };

@@ -12,7 +12,7 @@ import { createWeightDisputesService, type WeightDisputesService } from './weigh
 // The weight-disputes service's rules as functions over a seeded database (both engines): which
 // state allows which step (accept, dispute, the operator's verdict), the dispute window to the
 // millisecond and its sweep, the evidence a dispute needs, and the event each step records. The
-// routes' contract (uploads, the report import, listings) is weight-disputes.test.ts's.
+// routes' contract (uploads, the report import, listings) is weight-disputes.once.test.ts's.
 
 let ctx: UseCaseContext;
 let disputes: WeightDisputesService;

@@ -9,7 +9,7 @@ import type { RulesInput } from './rto.schemas.js';
 
 // The RTO settings service's rules as functions over a real database (both engines): the risk
 // thresholds' defaults and how they must fit, the NDR rule list's checks, and that each is replaced
-// whole without touching the other. The routes' contract is rto-risk.test.ts's and ndr-rules.test.ts's.
+// whole without touching the other. The routes' contract is rto-risk.once.test.ts's and ndr-rules.once.test.ts's.
 
 let ctx: UseCaseContext;
 let rto: RtoSettingsService;
