@@ -77,7 +77,13 @@ const DEFAULTS = {
   channels: { shopifyBaseUrl: undefined, shopifyApiVersion: '2025-01', timeoutMs: 15_000 },
   channelWriteback: { retryDelaysSeconds: [10, 60, 300, 1800, 7200, 21600] },
   salesChannels: { pullSeconds: 900, pollMs: 5000 },
-  retention: { webhookDeliveriesDays: 30, channelWebhookReceiptsDays: 30, pruneBatchRows: 500 },
+  retention: {
+    webhookDeliveriesDays: 30,
+    channelWebhookReceiptsDays: 30,
+    emailsDays: 90,
+    buyerMessagesDays: 90,
+    pruneBatchRows: 500,
+  },
   secrets: { key: undefined },
 };
 
@@ -217,7 +223,7 @@ describe('loadSettings', () => {
       notifications: { ...DEFAULTS.notifications, retryDelaysSeconds: [30, 600] },
       channelWriteback: { retryDelaysSeconds: [5, 90] },
       salesChannels: { pullSeconds: 300, pollMs: 5000 },
-      retention: { webhookDeliveriesDays: 90, channelWebhookReceiptsDays: 30, pruneBatchRows: 2000 },
+      retention: { ...DEFAULTS.retention, webhookDeliveriesDays: 90, pruneBatchRows: 2000 },
       channels: { ...DEFAULTS.channels, shopifyBaseUrl: 'http://127.0.0.1:9100' },
       workers: { ...DEFAULTS.workers, leaseMarginMs: 2000 },
     });

@@ -57,3 +57,28 @@ export async function pruneChannelWebhookReceipts(db: Executor, cutoff: Date, li
   );
   return rows.length;
 }
+
+/**
+ * Finished jobs of a log kept for a period (customer e-mails, buyer messages: sent, kept, skipped
+ * or given up) last changed before `cutoff`. A pending one is live work, whatever its age.
+ */
+export async function pruneFinishedJobs(
+  db: Executor,
+  table: 'notifications' | 'buyer_messages',
+  cutoff: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`delete from ${sql.identifier(table)}
+        where id in (
+          select id from ${sql.identifier(table)}
+          where status <> 'pending' and updated_at < ${cutoff.toISOString()}::timestamptz
+          order by updated_at
+          limit ${limit}
+          for update skip locked
+        )
+        returning 1 as one`,
+  );
+  return rows.length;
+}

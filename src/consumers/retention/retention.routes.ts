@@ -12,6 +12,8 @@ const PruneAnswer = Type.Object(
         webhook_deliveries: Count('Finished webhook deliveries removed.'),
         webhook_attempts: Count('Their attempts, removed with them.'),
         channel_webhook_receipts: Count("Ids of stores' webhooks, kept to take a store's retry once."),
+        notifications: Count('Finished customer e-mails removed.'),
+        buyer_messages: Count('Finished messages to buyers removed.'),
       }),
       before: Type.Object({
         webhook_deliveries: Type.String({
@@ -22,6 +24,14 @@ const PruneAnswer = Type.Object(
           format: 'date-time',
           description: 'Ids received before this time were removed (CHANNEL_WEBHOOK_RECEIPTS_RETENTION_DAYS ago).',
         }),
+        notifications: Type.String({
+          format: 'date-time',
+          description: 'E-mails last changed before this time were removed (EMAILS_RETENTION_DAYS ago).',
+        }),
+        buyer_messages: Type.String({
+          format: 'date-time',
+          description: 'Messages last changed before this time were removed (BUYER_MESSAGES_RETENTION_DAYS ago).',
+        }),
       }),
     }),
   },
@@ -29,10 +39,18 @@ const PruneAnswer = Type.Object(
     examples: [
       {
         data: {
-          pruned: { webhook_deliveries: 1200, webhook_attempts: 1375, channel_webhook_receipts: 310 },
+          pruned: {
+            webhook_deliveries: 1200,
+            webhook_attempts: 1375,
+            channel_webhook_receipts: 310,
+            notifications: 2040,
+            buyer_messages: 655,
+          },
           before: {
             webhook_deliveries: '2026-10-28T09:00:00.000Z',
             channel_webhook_receipts: '2026-10-28T09:00:00.000Z',
+            notifications: '2026-08-29T09:00:00.000Z',
+            buyer_messages: '2026-08-29T09:00:00.000Z',
           },
         },
       },

@@ -12,7 +12,7 @@ export const PRUNE_INTERVAL_MS = 60 * 60_000;
 export const PAUSE_BETWEEN_BATCHES_MS = 200;
 
 /** The tables kept to a period of their own; and every table a run removes rows of. */
-type OwnTable = 'webhook_deliveries' | 'channel_webhook_receipts';
+type OwnTable = 'webhook_deliveries' | 'channel_webhook_receipts' | 'notifications' | 'buyer_messages';
 type Table = OwnTable | 'webhook_attempts';
 
 /**
@@ -45,6 +45,20 @@ const PRUNABLES: readonly Prunable[] = [
       channel_webhook_receipts: await repo.pruneChannelWebhookReceipts(db, cutoff, limit),
     }),
   },
+  {
+    table: 'notifications',
+    days: (s) => s.emailsDays,
+    batch: async (db, cutoff, limit) => ({
+      notifications: await repo.pruneFinishedJobs(db, 'notifications', cutoff, limit),
+    }),
+  },
+  {
+    table: 'buyer_messages',
+    days: (s) => s.buyerMessagesDays,
+    batch: async (db, cutoff, limit) => ({
+      buyer_messages: await repo.pruneFinishedJobs(db, 'buyer_messages', cutoff, limit),
+    }),
+  },
 ];
 
 /** What a pruning run removed, table by table, and the time before which each kind was removed. */
@@ -73,8 +87,14 @@ export function createRetention(deps: {
   async function pruneAll({ pauseMs = 0, signal }: { pauseMs?: number; signal?: AbortSignal } = {}) {
     const now = clock.now().getTime();
     const report: PruneReport = {
-      pruned: { webhook_deliveries: 0, webhook_attempts: 0, channel_webhook_receipts: 0 },
-      before: { webhook_deliveries: '', channel_webhook_receipts: '' },
+      pruned: {
+        webhook_deliveries: 0,
+        webhook_attempts: 0,
+        channel_webhook_receipts: 0,
+        notifications: 0,
+        buyer_messages: 0,
+      },
+      before: { webhook_deliveries: '', channel_webhook_receipts: '', notifications: '', buyer_messages: '' },
     };
     for (const prunable of PRUNABLES) {
       const cutoff = new Date(now - prunable.days(settings) * DAY_MS);

@@ -14,6 +14,18 @@ export const retentionSettings = defineSettings({
     min: 3,
     max: 3650,
   }),
+  emailsDays: count('EMAILS_RETENTION_DAYS', {
+    doc: "days a customer e-mail that is finished (sent, kept in the outbox without SMTP_URL, skipped or given up) stays listed with its subject and body (`GET /shipments/{id}/notifications` and `/emails`); older ones are pruned by the same job, pending ones never. Each holds the buyer's name, e-mail and address",
+    default: 90,
+    min: 1,
+    max: 3650,
+  }),
+  buyerMessagesDays: count('BUYER_MESSAGES_RETENTION_DAYS', {
+    doc: "days a WhatsApp, SMS or e-mail message to a buyer that is finished (sent or given up) stays listed with the values it was filled with; older ones are pruned by the same job, pending ones never. Each holds the buyer's phone or e-mail and name",
+    default: 90,
+    min: 1,
+    max: 3650,
+  }),
   pruneBatchRows: count('PRUNE_BATCH_ROWS', {
     doc: 'rows the pruning job deletes per statement, each statement its own short transaction, with a pause between them so that requests never wait behind a long delete',
     default: 500,

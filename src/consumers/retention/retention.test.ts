@@ -94,6 +94,15 @@ const remaining = async () => ({
   ).map((r) => `${r.delivery_id}/${r.id}`),
 });
 
+/** What a run that removed nothing reports. */
+const NONE = {
+  webhook_deliveries: 0,
+  webhook_attempts: 0,
+  channel_webhook_receipts: 0,
+  notifications: 0,
+  buyer_messages: 0,
+};
+
 const prune = () => ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune', headers: admin });
 
 describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
@@ -122,10 +131,12 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       data: {
-        pruned: { webhook_deliveries: 26, webhook_attempts: 29, channel_webhook_receipts: 0 },
+        pruned: { ...NONE, webhook_deliveries: 26, webhook_attempts: 29 },
         before: {
           webhook_deliveries: '2026-10-21T06:30:00.000Z',
           channel_webhook_receipts: '2026-10-21T06:30:00.000Z',
+          notifications: '2026-08-22T06:30:00.000Z',
+          buyer_messages: '2026-08-22T06:30:00.000Z',
         },
       },
     });
@@ -136,17 +147,13 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
     expect((await remaining()).deliveries).toEqual([...kept].sort());
 
     // Again: nothing left to prune.
-    expect((await prune()).json().data.pruned).toEqual({
-      webhook_deliveries: 0,
-      webhook_attempts: 0,
-      channel_webhook_receipts: 0,
-    });
+    expect((await prune()).json().data.pruned).toEqual(NONE);
     // A day later the delivery that was 29.99 days old is past its period, and only it.
     ctx.clock.advance(DAY);
     expect((await ctx.app.retention.pruneAll()).pruned).toEqual({
+      ...NONE,
       webhook_deliveries: 1,
       webhook_attempts: 2,
-      channel_webhook_receipts: 0,
     });
     expect((await remaining()).deliveries).toEqual([kept[0], kept[2], kept[3]].sort());
   });
@@ -189,11 +196,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
         accountId: m.id,
         receivedAt: new Date(now.getTime() - days * DAY),
       });
-    expect((await prune()).json().data.pruned).toEqual({
-      webhook_deliveries: 0,
-      webhook_attempts: 0,
-      channel_webhook_receipts: 2,
-    });
+    expect((await prune()).json().data.pruned).toEqual({ ...NONE, channel_webhook_receipts: 2 });
     const left = await queryRows<{ delivery_id: string }>(
       ctx.database.db,
       sql`select delivery_id from channel_webhook_receipts where sales_channel_id = ${channel!.id} order by delivery_id`,

@@ -139,6 +139,8 @@ export const notifications = pgTable(
       sql`coalesce(${t.recipient}, '')`,
     ),
     index('notifications_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // The retention job's pick: finished e-mails by age (consumers/retention).
+    index('notifications_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
     index('notifications_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
   ],
 );

@@ -136,6 +136,8 @@ export const buyerMessages = pgTable(
   },
   (t) => [
     index('buyer_messages_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // The retention job's pick: finished messages by age (consumers/retention).
+    index('buyer_messages_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
     index('buyer_messages_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
   ],
 );

@@ -1,0 +1,2 @@
+CREATE INDEX "notifications_finished_idx" ON "notifications" USING btree ("updated_at") WHERE "notifications"."status" <> 'pending';--> statement-breakpoint
+CREATE INDEX "buyer_messages_finished_idx" ON "buyer_messages" USING btree ("updated_at") WHERE "buyer_messages"."status" <> 'pending';
