@@ -82,6 +82,7 @@ const DEFAULTS = {
     channelWebhookReceiptsDays: 30,
     emailsDays: 90,
     buyerMessagesDays: 90,
+    keptScansDays: 180,
     pruneBatchRows: 500,
   },
   secrets: { key: undefined },

@@ -122,12 +122,14 @@ describe('retention of customer e-mails and buyer messages', () => {
         channel_webhook_receipts: 0,
         notifications: 9,
         buyer_messages: 2,
+        kept_scans: 0,
       },
       before: {
         webhook_deliveries: '2026-10-21T06:30:00.000Z',
         channel_webhook_receipts: '2026-10-21T06:30:00.000Z',
         notifications: '2026-08-22T06:30:00.000Z',
         buyer_messages: '2026-08-22T06:30:00.000Z',
+        kept_scans: '2026-05-24T06:30:00.000Z',
       },
     });
     // Row for row: the old ones gone, every other row of the tables (the bookings' own) untouched.

@@ -82,3 +82,25 @@ export async function pruneFinishedJobs(
   );
   return rows.length;
 }
+
+/**
+ * Kept scans last touched (first seen, replayed or applied) before `cutoff`: the courier's records
+ * Dakiya could not apply, kept for a replay through newer tables (decision 137), of parcels long
+ * finished by then.
+ */
+export async function pruneKeptScans(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`delete from kept_scans
+        where id in (
+          select id from kept_scans
+          where first_seen_at < ${cutoff.toISOString()}::timestamptz
+            and greatest(first_seen_at, replayed_at, applied_at) < ${cutoff.toISOString()}::timestamptz
+          order by first_seen_at
+          limit ${limit}
+          for update skip locked
+        )
+        returning 1 as one`,
+  );
+  return rows.length;
+}

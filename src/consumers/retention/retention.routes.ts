@@ -14,6 +14,7 @@ const PruneAnswer = Type.Object(
         channel_webhook_receipts: Count("Ids of stores' webhooks, kept to take a store's retry once."),
         notifications: Count('Finished customer e-mails removed.'),
         buyer_messages: Count('Finished messages to buyers removed.'),
+        kept_scans: Count("Couriers' records Dakiya could not apply, kept for a replay, removed."),
       }),
       before: Type.Object({
         webhook_deliveries: Type.String({
@@ -32,6 +33,11 @@ const PruneAnswer = Type.Object(
           format: 'date-time',
           description: 'Messages last changed before this time were removed (BUYER_MESSAGES_RETENTION_DAYS ago).',
         }),
+        kept_scans: Type.String({
+          format: 'date-time',
+          description:
+            'Kept scans last seen, replayed or applied before this time were removed (KEPT_SCANS_RETENTION_DAYS ago).',
+        }),
       }),
     }),
   },
@@ -45,12 +51,14 @@ const PruneAnswer = Type.Object(
             channel_webhook_receipts: 310,
             notifications: 2040,
             buyer_messages: 655,
+            kept_scans: 12,
           },
           before: {
             webhook_deliveries: '2026-10-28T09:00:00.000Z',
             channel_webhook_receipts: '2026-10-28T09:00:00.000Z',
             notifications: '2026-08-29T09:00:00.000Z',
             buyer_messages: '2026-08-29T09:00:00.000Z',
+            kept_scans: '2026-05-31T09:00:00.000Z',
           },
         },
       },

@@ -12,7 +12,7 @@ export const PRUNE_INTERVAL_MS = 60 * 60_000;
 export const PAUSE_BETWEEN_BATCHES_MS = 200;
 
 /** The tables kept to a period of their own; and every table a run removes rows of. */
-type OwnTable = 'webhook_deliveries' | 'channel_webhook_receipts' | 'notifications' | 'buyer_messages';
+type OwnTable = 'webhook_deliveries' | 'channel_webhook_receipts' | 'notifications' | 'buyer_messages' | 'kept_scans';
 type Table = OwnTable | 'webhook_attempts';
 
 /**
@@ -59,7 +59,15 @@ const PRUNABLES: readonly Prunable[] = [
       buyer_messages: await repo.pruneFinishedJobs(db, 'buyer_messages', cutoff, limit),
     }),
   },
+  {
+    table: 'kept_scans',
+    days: (s) => s.keptScansDays,
+    batch: async (db, cutoff, limit) => ({ kept_scans: await repo.pruneKeptScans(db, cutoff, limit) }),
+  },
 ];
+
+/** Every table a run removes rows of: each kind's own, and those that go with them. */
+const TABLES: readonly Table[] = [...PRUNABLES.map((prunable) => prunable.table), 'webhook_attempts'];
 
 /** What a pruning run removed, table by table, and the time before which each kind was removed. */
 export interface PruneReport {
@@ -86,15 +94,10 @@ export function createRetention(deps: {
 
   async function pruneAll({ pauseMs = 0, signal }: { pauseMs?: number; signal?: AbortSignal } = {}) {
     const now = clock.now().getTime();
+    // Every table at 0 before the first batch: a report names each table, whatever it lost.
     const report: PruneReport = {
-      pruned: {
-        webhook_deliveries: 0,
-        webhook_attempts: 0,
-        channel_webhook_receipts: 0,
-        notifications: 0,
-        buyer_messages: 0,
-      },
-      before: { webhook_deliveries: '', channel_webhook_receipts: '', notifications: '', buyer_messages: '' },
+      pruned: Object.fromEntries(TABLES.map((table) => [table, 0])) as PruneReport['pruned'],
+      before: {} as PruneReport['before'],
     };
     for (const prunable of PRUNABLES) {
       const cutoff = new Date(now - prunable.days(settings) * DAY_MS);

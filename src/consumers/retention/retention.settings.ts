@@ -26,6 +26,12 @@ export const retentionSettings = defineSettings({
     min: 1,
     max: 3650,
   }),
+  keptScansDays: count('KEPT_SCANS_RETENTION_DAYS', {
+    doc: "days a kept scan (a courier's record Dakiya could not apply, or a post no signature verified) stays listed and can be replayed, from the last time it was seen, replayed or applied; older ones are pruned by the same job. A parcel is long finished by then: what a replay would still change is its history, not its status",
+    default: 180,
+    min: 7,
+    max: 3650,
+  }),
   pruneBatchRows: count('PRUNE_BATCH_ROWS', {
     doc: 'rows the pruning job deletes per statement, each statement its own short transaction, with a pause between them so that requests never wait behind a long delete',
     default: 500,

@@ -101,6 +101,7 @@ const NONE = {
   channel_webhook_receipts: 0,
   notifications: 0,
   buyer_messages: 0,
+  kept_scans: 0,
 };
 
 const prune = () => ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune', headers: admin });
@@ -137,6 +138,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
           channel_webhook_receipts: '2026-10-21T06:30:00.000Z',
           notifications: '2026-08-22T06:30:00.000Z',
           buyer_messages: '2026-08-22T06:30:00.000Z',
+          kept_scans: '2026-05-24T06:30:00.000Z',
         },
       },
     });

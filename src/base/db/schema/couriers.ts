@@ -81,6 +81,8 @@ export const keptScans = pgTable(
     index('kept_scans_account_open_idx').on(t.accountId, t.firstSeenAt).where(sql`${t.appliedAt} is null`),
     // The operator's list and the replay span accounts (unknown AWBs have none): keyed by connector.
     index('kept_scans_connector_open_idx').on(t.connector, t.firstSeenAt).where(sql`${t.appliedAt} is null`),
+    // The retention job's pick, applied or not, by age (consumers/retention).
+    index('kept_scans_first_seen_idx').on(t.firstSeenAt),
   ],
 );
 

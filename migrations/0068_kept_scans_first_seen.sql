@@ -1,0 +1,1 @@
+CREATE INDEX "kept_scans_first_seen_idx" ON "kept_scans" USING btree ("first_seen_at");
