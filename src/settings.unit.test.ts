@@ -83,6 +83,7 @@ const DEFAULTS = {
     emailsDays: 90,
     buyerMessagesDays: 90,
     keptScansDays: 180,
+    auditLogDays: 365,
     pruneBatchRows: 500,
   },
   secrets: { key: undefined },
@@ -271,6 +272,15 @@ describe('loadSettings', () => {
     ['SANDBOX_STEP_SECONDS', '0.05', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "0.05"'],
     ['WORKER_LEASE_MARGIN_MS', '50', 'WORKER_LEASE_MARGIN_MS must be a whole number from 100 to 3600000, got "50"'],
     ['WEIGHT_DISPUTE_WINDOW_DAYS', '0', 'WEIGHT_DISPUTE_WINDOW_DAYS must be a whole number from 1 to 365, got "0"'],
+    // CERT-In's 180 days of logs are the floor of the audit log's period.
+    ['AUDIT_LOG_RETENTION_DAYS', '90', 'AUDIT_LOG_RETENTION_DAYS must be a whole number from 180 to 3650, got "90"'],
+    ['KEPT_SCANS_RETENTION_DAYS', '3', 'KEPT_SCANS_RETENTION_DAYS must be a whole number from 7 to 3650, got "3"'],
+    ['EMAILS_RETENTION_DAYS', '0', 'EMAILS_RETENTION_DAYS must be a whole number from 1 to 3650, got "0"'],
+    [
+      'BUYER_MESSAGES_RETENTION_DAYS',
+      '3651',
+      'BUYER_MESSAGES_RETENTION_DAYS must be a whole number from 1 to 3650, got "3651"',
+    ],
     ['WEBHOOK_CONCURRENCY', '0', 'WEBHOOK_CONCURRENCY must be a whole number from 1 to 1000, got "0"'],
     [
       'WEBHOOK_CONCURRENCY_PER_ACCOUNT',

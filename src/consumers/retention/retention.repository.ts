@@ -104,3 +104,19 @@ export async function pruneKeptScans(db: Executor, cutoff: Date, limit: number):
   );
   return rows.length;
 }
+
+/** Audit log entries written before `cutoff`, over every account. */
+export async function pruneAuditLog(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`delete from audit_log
+        where id in (
+          select id from audit_log where at < ${cutoff.toISOString()}::timestamptz
+          order by at
+          limit ${limit}
+          for update skip locked
+        )
+        returning 1 as one`,
+  );
+  return rows.length;
+}

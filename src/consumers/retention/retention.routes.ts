@@ -5,6 +5,9 @@ import { errorResponses } from '../../http/errors.js';
 import type { Retention } from './retention.service.js';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
+/** The time before which a kind of row was removed: its setting's period before the run. */
+const Before = (rows: string, setting: string) =>
+  Type.String({ format: 'date-time', description: `${rows} before this time were removed (${setting} ago).` });
 const PruneAnswer = Type.Object(
   {
     data: Type.Object({
@@ -15,29 +18,15 @@ const PruneAnswer = Type.Object(
         notifications: Count('Finished customer e-mails removed.'),
         buyer_messages: Count('Finished messages to buyers removed.'),
         kept_scans: Count("Couriers' records Dakiya could not apply, kept for a replay, removed."),
+        audit_log: Count('Audit log entries removed.'),
       }),
       before: Type.Object({
-        webhook_deliveries: Type.String({
-          format: 'date-time',
-          description: 'Deliveries last changed before this time were removed (WEBHOOK_DELIVERIES_RETENTION_DAYS ago).',
-        }),
-        channel_webhook_receipts: Type.String({
-          format: 'date-time',
-          description: 'Ids received before this time were removed (CHANNEL_WEBHOOK_RECEIPTS_RETENTION_DAYS ago).',
-        }),
-        notifications: Type.String({
-          format: 'date-time',
-          description: 'E-mails last changed before this time were removed (EMAILS_RETENTION_DAYS ago).',
-        }),
-        buyer_messages: Type.String({
-          format: 'date-time',
-          description: 'Messages last changed before this time were removed (BUYER_MESSAGES_RETENTION_DAYS ago).',
-        }),
-        kept_scans: Type.String({
-          format: 'date-time',
-          description:
-            'Kept scans last seen, replayed or applied before this time were removed (KEPT_SCANS_RETENTION_DAYS ago).',
-        }),
+        webhook_deliveries: Before('Deliveries last changed', 'WEBHOOK_DELIVERIES_RETENTION_DAYS'),
+        channel_webhook_receipts: Before('Ids received', 'CHANNEL_WEBHOOK_RECEIPTS_RETENTION_DAYS'),
+        notifications: Before('E-mails last changed', 'EMAILS_RETENTION_DAYS'),
+        buyer_messages: Before('Messages last changed', 'BUYER_MESSAGES_RETENTION_DAYS'),
+        kept_scans: Before('Kept scans last seen, replayed or applied', 'KEPT_SCANS_RETENTION_DAYS'),
+        audit_log: Before('Audit log entries written', 'AUDIT_LOG_RETENTION_DAYS'),
       }),
     }),
   },
@@ -52,6 +41,7 @@ const PruneAnswer = Type.Object(
             notifications: 2040,
             buyer_messages: 655,
             kept_scans: 12,
+            audit_log: 4210,
           },
           before: {
             webhook_deliveries: '2026-10-28T09:00:00.000Z',
@@ -59,6 +49,7 @@ const PruneAnswer = Type.Object(
             notifications: '2026-08-29T09:00:00.000Z',
             buyer_messages: '2026-08-29T09:00:00.000Z',
             kept_scans: '2026-05-31T09:00:00.000Z',
+            audit_log: '2025-11-27T09:00:00.000Z',
           },
         },
       },

@@ -12,7 +12,13 @@ export const PRUNE_INTERVAL_MS = 60 * 60_000;
 export const PAUSE_BETWEEN_BATCHES_MS = 200;
 
 /** The tables kept to a period of their own; and every table a run removes rows of. */
-type OwnTable = 'webhook_deliveries' | 'channel_webhook_receipts' | 'notifications' | 'buyer_messages' | 'kept_scans';
+type OwnTable =
+  | 'webhook_deliveries'
+  | 'channel_webhook_receipts'
+  | 'notifications'
+  | 'buyer_messages'
+  | 'kept_scans'
+  | 'audit_log';
 type Table = OwnTable | 'webhook_attempts';
 
 /**
@@ -63,6 +69,11 @@ const PRUNABLES: readonly Prunable[] = [
     table: 'kept_scans',
     days: (s) => s.keptScansDays,
     batch: async (db, cutoff, limit) => ({ kept_scans: await repo.pruneKeptScans(db, cutoff, limit) }),
+  },
+  {
+    table: 'audit_log',
+    days: (s) => s.auditLogDays,
+    batch: async (db, cutoff, limit) => ({ audit_log: await repo.pruneAuditLog(db, cutoff, limit) }),
   },
 ];
 

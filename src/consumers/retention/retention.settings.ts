@@ -32,6 +32,12 @@ export const retentionSettings = defineSettings({
     min: 7,
     max: 3650,
   }),
+  auditLogDays: count('AUDIT_LOG_RETENTION_DAYS', {
+    doc: "days an audit log entry (who changed what in an account, and from where) is kept; older ones are pruned by the same job. At least 180: India's CERT-In directions of 28 April 2022 ask for 180 days of logs",
+    default: 365,
+    min: 180,
+    max: 3650,
+  }),
   pruneBatchRows: count('PRUNE_BATCH_ROWS', {
     doc: 'rows the pruning job deletes per statement, each statement its own short transaction, with a pause between them so that requests never wait behind a long delete',
     default: 500,

@@ -102,6 +102,7 @@ const NONE = {
   notifications: 0,
   buyer_messages: 0,
   kept_scans: 0,
+  audit_log: 0,
 };
 
 const prune = () => ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune', headers: admin });
@@ -139,6 +140,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
           notifications: '2026-08-22T06:30:00.000Z',
           buyer_messages: '2026-08-22T06:30:00.000Z',
           kept_scans: '2026-05-24T06:30:00.000Z',
+          audit_log: '2025-11-20T06:30:00.000Z',
         },
       },
     });

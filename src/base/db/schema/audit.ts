@@ -4,7 +4,8 @@ import { accounts } from './tenancy.js';
 
 /**
  * What was done in an account, by whom, from where (issue 51): one row per write, appended in the
- * write's own transaction and never changed or deleted by any route. `changes` holds a summary of
+ * write's own transaction and never changed or deleted by any route; pruned only by age
+ * (AUDIT_LOG_RETENTION_DAYS). `changes` holds a summary of
  * fields before and after, never a secret or a buyer's data in clear.
  */
 export const auditLog = pgTable(
@@ -30,5 +31,7 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_account_at_idx').on(t.accountId, t.at, t.id),
     index('audit_log_account_action_idx').on(t.accountId, t.action, t.at),
+    // The retention job's pick, over every account, by age (consumers/retention).
+    index('audit_log_at_idx').on(t.at),
   ],
 );

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
-import { keptScans } from '../../base/db/schema.js';
+import { auditLog, keptScans } from '../../base/db/schema.js';
 
-// Retention of kept scans (issue 52; decision 137 keeps what a courier sends that Dakiya could not
-// apply): 180 days by default from the last time a record was seen, replayed or applied, applied
-// or not. The test clock stands at 2026-11-20 06:30 UTC.
+// Retention of the logs kept for people to read (issue 52): kept scans (decision 137 keeps what a
+// courier sends that Dakiya could not apply), 180 days by default from the last time a record was
+// seen, replayed or applied; and the audit log, 365 days by default. The test clock stands at
+// 2026-11-20 06:30 UTC.
 
 const DAY = 86_400_000;
 let ctx: TestContext;
@@ -69,5 +70,44 @@ describe('retention of kept scans', () => {
     );
     expect(after).toEqual(before.filter((id) => !gone.includes(id)));
     expect(after).toEqual(expect.arrayContaining(stay));
+  });
+});
+
+describe('retention of the audit log', () => {
+  it('removes entries written more than 365 days ago, of every account, and no other', async () => {
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
+    const entry = async (accountId: string, days: number) => {
+      const [row] = await ctx.database.db
+        .insert(auditLog)
+        .values({
+          accountId,
+          at: ago(days)!,
+          actorType: 'member',
+          actorId: crypto.randomUUID(),
+          actorName: 'ops@acme.example',
+          ip: '203.0.113.7',
+          action: 'webhook.created',
+          objectType: 'webhook',
+          objectId: crypto.randomUUID(),
+        })
+        .returning({ id: auditLog.id });
+      return row!.id;
+    };
+    const gone = [await entry(a.id, 366), await entry(b.id, 365.01), await entry(b.id, 900)];
+    const stay = [await entry(a.id, 364.99), await entry(b.id, 30)];
+    const listed = async () =>
+      (
+        await queryRows<{ id: string }>(
+          ctx.database.db,
+          sql`select id from audit_log where account_id in (${a.id}, ${b.id}) order by id`,
+        )
+      ).map((r) => r.id);
+    const before = await listed();
+    const report = await ctx.app.retention.pruneAll();
+    expect(report.before.audit_log).toBe('2025-11-20T06:30:00.000Z');
+    expect(report.pruned.audit_log).toBe(3);
+    expect(await listed()).toEqual(before.filter((id) => !gone.includes(id)));
+    expect(await listed()).toEqual(expect.arrayContaining(stay));
   });
 });
