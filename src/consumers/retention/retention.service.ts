@@ -78,7 +78,7 @@ const PRUNABLES: readonly Prunable[] = [
 ];
 
 /** Every table a run removes rows of: each kind's own, and those that go with them. */
-const TABLES: readonly Table[] = [...PRUNABLES.map((prunable) => prunable.table), 'webhook_attempts'];
+export const TABLES: readonly Table[] = [...PRUNABLES.map((prunable) => prunable.table), 'webhook_attempts'];
 
 /** What a pruning run removed, table by table, and the time before which each kind was removed. */
 export interface PruneReport {
