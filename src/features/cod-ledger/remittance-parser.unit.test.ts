@@ -6,7 +6,7 @@ import { startParse, unpackLines } from './remittance-parser.js';
 // The remittance file's parser as the import's thread runs it (remittance-parser.ts over the
 // domain's reader): which lines a courier's file may pay with, every bad line named by its line
 // number and column, and the whole-file refusals. What the ledger does with the lines is
-// cod-ledger-rules.once.test.ts's.
+// cod-ledger-rules.test.ts's.
 
 /** The India day the import runs on: a remittance dated after it has not happened. */
 const TODAY = parseDay('2026-11-28');

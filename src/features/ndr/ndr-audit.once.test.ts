@@ -12,7 +12,7 @@ import { queryRows } from '../../base/db/client.js';
 // Issue 51's audit log for the NDR actions: each re-attempt and RTO asked of the API is written
 // down in its own transaction, naming who asked (a key, a member) and the shipment, never the
 // buyer's new address or phone; a refused one leaves nothing. An NDR rule's actions are named as the
-// rule's in ndr-rules.once.test.ts, the buyer's in ndr-use-case.once.test.ts.
+// rule's in ndr-rules.once.test.ts, the buyer's in ndr-use-case.test.ts.
 
 let ctx: TestContext;
 let owner: { id: string; apiKey: string };

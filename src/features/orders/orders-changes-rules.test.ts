@@ -19,7 +19,7 @@ import type { CreateOrderInput } from './orders.schemas.js';
 // (both engines): what a merchant may cancel (only what the courier has not picked up) and how a
 // shipment is named for it, and what an update may change (everything before an AWB; after it,
 // nothing that fixed the price or the courier; nothing once picked up). Booking is
-// orders-rules.once.test.ts's; the routes' contract is cancel-*.test.ts's and order-update*.test.ts's.
+// orders-rules.test.ts's; the routes' contract is cancel-*.test.ts's and order-update*.test.ts's.
 
 let ctx: UseCaseContext;
 let orders: OrdersService;

@@ -15,7 +15,7 @@ import type { CreateOrderInput } from './orders.schemas.js';
 // The orders service's booking rules as functions over a seeded database (both engines): which
 // courier a booking gets (the one named, else the account's allocation), the named courier refused
 // and why, what may be assigned to which shipment, the merchant's order_id once per account, and
-// another account's shipments unseen. Cancellation and updates are orders-changes-rules.once.test.ts's;
+// another account's shipments unseen. Cancellation and updates are orders-changes-rules.test.ts's;
 // the routes' contract is forward-order*.test.ts's and idempotency.test.ts's.
 
 let ctx: UseCaseContext;

@@ -7,7 +7,7 @@ import type { RatesInput } from './rates.schemas.js';
 // The rates service's rules as functions (the rates context and clock the composition root hands
 // it, no database of its own): the checks a quote's body must pass beyond its schema, all named
 // together; a quote kept for its minute only; the pincode lookup. The routes' contract and the
-// quotes' contents are rates-validation.once.test.ts's, rates-quote-rules.once.test.ts's and
+// quotes' contents are rates-validation.once.test.ts's, rates-quote-rules.test.ts's and
 // rates-quote-cache.once.test.ts's.
 
 let ctx: UseCaseContext;

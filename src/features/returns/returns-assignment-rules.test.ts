@@ -19,7 +19,7 @@ import type { ReturnsService } from './returns.service.js';
 // (both engines): a return is priced and dated when its courier is assigned (the injected clock's
 // day), gets one courier only and none once cancelled, is found within its account only, and goes
 // to the warehouse it named, or to the one named at booking. Which courier is chosen is
-// returns-rules.once.test.ts's.
+// returns-rules.test.ts's.
 
 let ctx: UseCaseContext;
 let returns: ReturnsService;

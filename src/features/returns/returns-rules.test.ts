@@ -26,8 +26,8 @@ import type { ReturnsService } from './returns.service.js';
 // returns.register.ts builds it: which courier a return is booked with (the named one or the
 // cheapest, QC only with a QC-capable one), the charges and promised dates frozen onto it from the
 // quote at the injected clock, and a return's order_id within its account. Assigning a courier
-// later is returns-assignment-rules.once.test.ts's, cancellation and forward shipments
-// returns-cancellation-rules.once.test.ts's, the routes' contract returns.once.test.ts's.
+// later is returns-assignment-rules.test.ts's, cancellation and forward shipments
+// returns-cancellation-rules.test.ts's, the routes' contract returns.once.test.ts's.
 
 let ctx: UseCaseContext;
 let returns: ReturnsService;

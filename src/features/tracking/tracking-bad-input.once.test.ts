@@ -130,7 +130,7 @@ describe('the batch itself: 400, nothing recorded', () => {
   });
 });
 
-describe('one event: refused alone, answered in its place (the rules: tracking-intake.once.test.ts)', () => {
+describe('one event: refused alone, answered in its place (the rules: tracking-intake.test.ts)', () => {
   it('refuses the bad events of a batch and records the rest', async () => {
     const before = await storedEvents();
     const results = await sendEvents(ctx, token, [
