@@ -5,13 +5,14 @@ import LongestFirstSequencer from './test/sequencer.js';
 // Which files run where, by name:
 //   *.unit.test.ts      need no database: once, in the unit project.
 //   *.once.test.ts      build the app on a database but test nothing the engine decides (a
-//                       feature's rules, HTTP validation, rendering, connectors, browsers): once,
-//                       on the TEST_DATABASE_URL server when it is set (CI sets it), else on
-//                       embedded PGlite. Both drivers hand back the same values
+//                       feature's contract through its routes, HTTP validation, rendering,
+//                       connectors, browsers): once, on the TEST_DATABASE_URL server when it is
+//                       set (CI sets it), else on embedded PGlite. Both drivers hand back the same values
 //                       (src/base/db/driver-types.test.ts), so what the engine decides is what the
-//                       files run on both test: the database layer, the events' order, the raw
-//                       SQL readers, transactions racing, leases, retention, and the processes
-//                       (server, CLI, crash) each engine runs (decision 168).
+//                       files run on both test: each feature's use-case tests (its service over a
+//                       seeded database, *-rules.test.ts), the database layer, the events' order,
+//                       the raw SQL readers, transactions racing, leases, retention, and the
+//                       processes (server, CLI, crash) each engine runs (decision 168).
 //   *.postgres.test.ts  need a PostgreSQL server: once, in the postgres project, reported skipped
 //                       (with the reason) when TEST_DATABASE_URL is unset.
 //   *.test.ts           every other database test: on PGlite, and again on the TEST_DATABASE_URL
