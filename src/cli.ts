@@ -55,7 +55,7 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
       'Deletes what is past its retention period now (finished webhook deliveries and their attempts: WEBHOOK_DELIVERIES_RETENTION_DAYS; ' +
       "the ids of stores' webhooks: CHANNEL_WEBHOOK_RECEIPTS_RETENTION_DAYS; finished customer e-mails: EMAILS_RETENTION_DAYS; " +
       'finished buyer messages: BUYER_MESSAGES_RETENTION_DAYS; kept scans: KEPT_SCANS_RETENTION_DAYS; ' +
-      'the audit log: AUDIT_LOG_RETENTION_DAYS), ' +
+      'the audit log: AUDIT_LOG_RETENTION_DAYS; idempotency keys past their 24 hours), ' +
       'as the background job does every hour and POST /admin/v1/retention/prune does, and prints what each table lost.',
   },
   'carrier-tokens create': {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../base/clock.js';
 import { type Db, queryRows, type Tx } from '../base/db/client.js';
@@ -9,7 +9,8 @@ import { asAppError, errorBody } from './errors.js';
 import { GUARD_ERRORS } from './guards.errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 
-const KEEP_MS = 24 * 60 * 60 * 1000;
+/** How long a key's answer is kept and replayed; expired keys are pruned by the retention job. */
+export const IDEMPOTENCY_KEY_KEEP_MS = 24 * 60 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -85,7 +86,6 @@ export function installIdempotency(
           request.transaction = undefined;
         }
       });
-      if (Math.random() < 0.01) await sweepExpired(request);
       // The error handler is bypassed for a kept refusal, and a replay never reaches the handler.
       reportIgnoredFields(request, reply);
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
@@ -116,7 +116,11 @@ export function installIdempotency(
 
       const [stored] = await tx.select().from(idempotencyKeys).where(thisKey);
       // A row without a status is a reservation left by the earlier, timer-based scheme: no answer.
-      if (stored && stored.statusCode !== null && now.getTime() - stored.createdAt.getTime() < KEEP_MS) {
+      if (
+        stored &&
+        stored.statusCode !== null &&
+        now.getTime() - stored.createdAt.getTime() < IDEMPOTENCY_KEY_KEEP_MS
+      ) {
         // A key kept before request hashes were keyed holds the plain one (until it expires).
         const sameBody = stored.requestHash === hash || (mac && stored.requestHash === bodyHash(request.body));
         if (stored.route !== route || !sameBody) {
@@ -161,24 +165,6 @@ export function installIdempotency(
         body: JSON.stringify(errorBody(answer.code, answer.messages, answer.details)),
         replayed: false,
       };
-    }
-  }
-
-  // Housekeeping only (lookups already treat expired keys as absent), so one request in a
-  // hundred sweeps its account's expired keys rather than every booking paying for it; after the
-  // commit, so a failure here costs the answer nothing.
-  async function sweepExpired(request: FastifyRequest) {
-    try {
-      await db
-        .delete(idempotencyKeys)
-        .where(
-          and(
-            eq(idempotencyKeys.accountId, request.accountId),
-            lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - KEEP_MS)),
-          ),
-        );
-    } catch (error) {
-      request.log.warn({ err: error }, 'could not sweep expired idempotency keys');
     }
   }
 }

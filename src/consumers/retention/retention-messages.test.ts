@@ -124,6 +124,7 @@ describe('retention of customer e-mails and buyer messages', () => {
         buyer_messages: 2,
         kept_scans: 0,
         audit_log: 0,
+        idempotency_keys: 0,
       },
       before: {
         webhook_deliveries: '2026-10-21T06:30:00.000Z',
@@ -132,6 +133,7 @@ describe('retention of customer e-mails and buyer messages', () => {
         buyer_messages: '2026-08-22T06:30:00.000Z',
         kept_scans: '2026-05-24T06:30:00.000Z',
         audit_log: '2025-11-20T06:30:00.000Z',
+        idempotency_keys: '2026-11-19T06:30:00.000Z',
       },
     });
     // Row for row: the old ones gone, every other row of the tables (the bookings' own) untouched.

@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { Host } from '../../http/host.js';
+import { IDEMPOTENCY_KEY_KEEP_MS } from '../../http/idempotency.js';
 import { retentionAdminRoutes } from './retention.routes.js';
 import { createRetention, type Retention } from './retention.service.js';
 import type { RetentionSettings } from './retention.settings.js';
@@ -21,6 +22,7 @@ export function registerRetention(
     db,
     clock,
     settings: settings.retention,
+    idempotencyKeyKeepMs: IDEMPOTENCY_KEY_KEEP_MS,
     onError: (error) => host.log.error({ err: error }, 'pruning failed'),
   });
   host.expose('retention', retention);

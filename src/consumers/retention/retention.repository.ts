@@ -120,3 +120,23 @@ export async function pruneAuditLog(db: Executor, cutoff: Date, limit: number): 
   );
   return rows.length;
 }
+
+/**
+ * Idempotency keys older than `cutoff`: a key's answer is replayed for 24 hours, and a lookup
+ * already takes an older key as absent; this only keeps the table to a day of keys.
+ */
+export async function pruneIdempotencyKeys(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`delete from idempotency_keys k
+        where (k.account_id, k.key) in (
+          select account_id, key from idempotency_keys
+          where created_at < ${cutoff.toISOString()}::timestamptz
+          order by created_at
+          limit ${limit}
+          for update skip locked
+        )
+        returning 1 as one`,
+  );
+  return rows.length;
+}

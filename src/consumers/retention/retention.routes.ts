@@ -19,6 +19,7 @@ const PruneAnswer = Type.Object(
         buyer_messages: Count('Finished messages to buyers removed.'),
         kept_scans: Count("Couriers' records Dakiya could not apply, kept for a replay, removed."),
         audit_log: Count('Audit log entries removed.'),
+        idempotency_keys: Count('Idempotency keys past their 24 hours removed.'),
       }),
       before: Type.Object({
         webhook_deliveries: Before('Deliveries last changed', 'WEBHOOK_DELIVERIES_RETENTION_DAYS'),
@@ -27,6 +28,11 @@ const PruneAnswer = Type.Object(
         buyer_messages: Before('Messages last changed', 'BUYER_MESSAGES_RETENTION_DAYS'),
         kept_scans: Before('Kept scans last seen, replayed or applied', 'KEPT_SCANS_RETENTION_DAYS'),
         audit_log: Before('Audit log entries written', 'AUDIT_LOG_RETENTION_DAYS'),
+        idempotency_keys: Type.String({
+          format: 'date-time',
+          description:
+            'Idempotency keys first used before this time were removed (24 hours ago: their answers are replayed that long).',
+        }),
       }),
     }),
   },
@@ -42,6 +48,7 @@ const PruneAnswer = Type.Object(
             buyer_messages: 655,
             kept_scans: 12,
             audit_log: 4210,
+            idempotency_keys: 18200,
           },
           before: {
             webhook_deliveries: '2026-10-28T09:00:00.000Z',
@@ -50,6 +57,7 @@ const PruneAnswer = Type.Object(
             buyer_messages: '2026-08-29T09:00:00.000Z',
             kept_scans: '2026-05-31T09:00:00.000Z',
             audit_log: '2025-11-27T09:00:00.000Z',
+            idempotency_keys: '2026-11-26T09:00:00.000Z',
           },
         },
       },

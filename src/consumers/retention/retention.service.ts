@@ -6,6 +6,9 @@ import * as repo from './retention.repository.js';
 import type { RetentionSettings } from './retention.settings.js';
 
 const DAY_MS = 86_400_000;
+
+/** The periods rows are kept for: the settings', and the idempotency contract's fixed one. */
+type Periods = RetentionSettings & { idempotencyKeyKeepMs: number };
 /** How often each process with timers looks for rows past their period: periods are days long. */
 export const PRUNE_INTERVAL_MS = 60 * 60_000;
 /** Between two batches of the background job: a backlog drains over minutes, never as one burst. */
@@ -18,7 +21,8 @@ type OwnTable =
   | 'notifications'
   | 'buyer_messages'
   | 'kept_scans'
-  | 'audit_log';
+  | 'audit_log'
+  | 'idempotency_keys';
 type Table = OwnTable | 'webhook_attempts';
 
 /**
@@ -27,7 +31,7 @@ type Table = OwnTable | 'webhook_attempts';
  */
 interface Prunable {
   table: OwnTable;
-  days(settings: RetentionSettings): number;
+  keepMs(periods: Periods): number;
   batch(db: Executor, cutoff: Date, limit: number): Promise<Partial<Record<Table, number>>>;
 }
 
@@ -38,7 +42,7 @@ interface Prunable {
 const PRUNABLES: readonly Prunable[] = [
   {
     table: 'webhook_deliveries',
-    days: (s) => s.webhookDeliveriesDays,
+    keepMs: (p) => p.webhookDeliveriesDays * DAY_MS,
     batch: async (db, cutoff, limit) => {
       const gone = await repo.pruneWebhookDeliveries(db, cutoff, limit);
       return { webhook_deliveries: gone.deliveries, webhook_attempts: gone.attempts };
@@ -46,33 +50,38 @@ const PRUNABLES: readonly Prunable[] = [
   },
   {
     table: 'channel_webhook_receipts',
-    days: (s) => s.channelWebhookReceiptsDays,
+    keepMs: (p) => p.channelWebhookReceiptsDays * DAY_MS,
     batch: async (db, cutoff, limit) => ({
       channel_webhook_receipts: await repo.pruneChannelWebhookReceipts(db, cutoff, limit),
     }),
   },
   {
     table: 'notifications',
-    days: (s) => s.emailsDays,
+    keepMs: (p) => p.emailsDays * DAY_MS,
     batch: async (db, cutoff, limit) => ({
       notifications: await repo.pruneFinishedJobs(db, 'notifications', cutoff, limit),
     }),
   },
   {
     table: 'buyer_messages',
-    days: (s) => s.buyerMessagesDays,
+    keepMs: (p) => p.buyerMessagesDays * DAY_MS,
     batch: async (db, cutoff, limit) => ({
       buyer_messages: await repo.pruneFinishedJobs(db, 'buyer_messages', cutoff, limit),
     }),
   },
   {
     table: 'kept_scans',
-    days: (s) => s.keptScansDays,
+    keepMs: (p) => p.keptScansDays * DAY_MS,
     batch: async (db, cutoff, limit) => ({ kept_scans: await repo.pruneKeptScans(db, cutoff, limit) }),
   },
   {
+    table: 'idempotency_keys',
+    keepMs: (p) => p.idempotencyKeyKeepMs,
+    batch: async (db, cutoff, limit) => ({ idempotency_keys: await repo.pruneIdempotencyKeys(db, cutoff, limit) }),
+  },
+  {
     table: 'audit_log',
-    days: (s) => s.auditLogDays,
+    keepMs: (p) => p.auditLogDays * DAY_MS,
     batch: async (db, cutoff, limit) => ({ audit_log: await repo.pruneAuditLog(db, cutoff, limit) }),
   },
 ];
@@ -98,10 +107,13 @@ export function createRetention(deps: {
   db: Executor;
   clock: Clock;
   settings: RetentionSettings;
+  /** How long an idempotency key's answer is replayed (http/idempotency.ts): its rows go after it. */
+  idempotencyKeyKeepMs: number;
   onError: (error: unknown) => void;
 }): Retention {
   const { db, clock, settings } = deps;
   const limit = settings.pruneBatchRows;
+  const periods: Periods = { ...settings, idempotencyKeyKeepMs: deps.idempotencyKeyKeepMs };
 
   async function pruneAll({ pauseMs = 0, signal }: { pauseMs?: number; signal?: AbortSignal } = {}) {
     const now = clock.now().getTime();
@@ -111,7 +123,7 @@ export function createRetention(deps: {
       before: {} as PruneReport['before'],
     };
     for (const prunable of PRUNABLES) {
-      const cutoff = new Date(now - prunable.days(settings) * DAY_MS);
+      const cutoff = new Date(now - prunable.keepMs(periods));
       report.before[prunable.table] = cutoff.toISOString();
       for (;;) {
         const gone = await prunable.batch(db, cutoff, limit);

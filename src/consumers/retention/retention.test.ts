@@ -104,6 +104,7 @@ const NONE = {
   buyer_messages: 0,
   kept_scans: 0,
   audit_log: 0,
+  idempotency_keys: 0,
 };
 
 const prune = () => ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune', headers: admin });
@@ -142,6 +143,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
           buyer_messages: '2026-08-22T06:30:00.000Z',
           kept_scans: '2026-05-24T06:30:00.000Z',
           audit_log: '2025-11-20T06:30:00.000Z',
+          idempotency_keys: '2026-11-19T06:30:00.000Z',
         },
       },
     });
