@@ -25,6 +25,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createAccount, startServerProcess } from '../test/server-process.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
+import { observe } from './lib/observer.js';
 import { scratchDatabase } from './lib/scratch-database.js';
 import { percentile } from './lib/stats.js';
 
@@ -38,7 +39,6 @@ const SIZE = Math.round(Number(args['size-mib'] ?? 20) * 1024 * 1024);
 const ENGINE = args.engine === 'postgres' ? 'postgres' : 'pglite';
 const BASELINE_MS = Number(args['baseline-seconds'] ?? 10) * 1000;
 const LINES = 50_000;
-const OBSERVER_EVERY_MS = 50;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString('hex')}`;
 const REMITTANCE_DATE = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
 
@@ -88,32 +88,6 @@ async function upload(url: string, apiKey: string, file: Buffer, name: string): 
     // not JSON: the text's start
   }
   return { status: response.status, ms, summary };
-}
-
-/** GET /warehouses of the observer every OBSERVER_EVERY_MS, each on its own (a slow answer does not hold back the next ask). */
-function observe(url: string, apiKey: string) {
-  const latencies: number[] = [];
-  const pending = new Set<Promise<void>>();
-  let failures = 0;
-  const timer = setInterval(() => {
-    const started = performance.now();
-    const ask = fetch(`${url}/custom/api/v1/warehouses`, { headers: { authorization: apiKey } })
-      .then(async (response) => {
-        await response.arrayBuffer();
-        if (response.status !== 200) failures++;
-        latencies.push(performance.now() - started);
-      })
-      .catch(() => {
-        failures++;
-      })
-      .finally(() => pending.delete(ask));
-    pending.add(ask);
-  }, OBSERVER_EVERY_MS);
-  return async () => {
-    clearInterval(timer);
-    await Promise.all(pending);
-    return { latencies: latencies.sort((a, b) => a - b), failures };
-  };
 }
 
 /** The server's loop samples (bench/lib/loop-probe.mjs) between two instants. */

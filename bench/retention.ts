@@ -19,11 +19,12 @@
 //
 // Prints per phase the observer's p50, p99 and worst latency and the rows pruned per second.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { createAccount, type ServerProcess, startServerProcess } from '../test/server-process.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
+import { observe } from './lib/observer.js';
 import { scratchDatabase } from './lib/scratch-database.js';
 import { percentile } from './lib/stats.js';
 
@@ -36,7 +37,6 @@ const args = Object.fromEntries(
 const DELIVERIES = Number(args.deliveries ?? 200_000);
 const AUDIT_ENTRIES = Math.round(DELIVERIES / 2);
 const BASELINE_MS = Number(args['baseline-seconds'] ?? 10) * 1000;
-const OBSERVER_EVERY_MS = 50;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString('hex')}`;
 /** What keeps everything for the baseline: the settings' longest periods. */
 const KEEP_ALL = { WEBHOOK_DELIVERIES_RETENTION_DAYS: '3650', AUDIT_LOG_RETENTION_DAYS: '3650' };
@@ -96,32 +96,6 @@ async function backlogLeft(sql: Sql, accountId: string) {
     [accountId],
   );
   return row!;
-}
-
-/** GET /warehouses of the observer every OBSERVER_EVERY_MS, each on its own (a slow answer does not hold back the next ask). */
-function observe(url: string, apiKey: string) {
-  const latencies: number[] = [];
-  const pending = new Set<Promise<void>>();
-  let failures = 0;
-  const timer = setInterval(() => {
-    const started = performance.now();
-    const ask = fetch(`${url}/custom/api/v1/warehouses`, { headers: { authorization: apiKey } })
-      .then(async (response) => {
-        await response.arrayBuffer();
-        if (response.status !== 200) failures++;
-        latencies.push(performance.now() - started);
-      })
-      .catch(() => {
-        failures++;
-      })
-      .finally(() => pending.delete(ask));
-    pending.add(ask);
-  }, OBSERVER_EVERY_MS);
-  return async () => {
-    clearInterval(timer);
-    await Promise.all(pending);
-    return { latencies: latencies.sort((a, b) => a - b), failures };
-  };
 }
 
 const report = (phase: string, seen: { latencies: number[]; failures: number }, extra = '') =>
@@ -184,10 +158,23 @@ async function main() {
   current = await start({});
   stopObserving = observe(current.server.url, observer.apiKey);
   sql = await openSql(database.url);
-  let left = await backlogLeft(sql, accountId);
-  while (left.deliveries + left.attempts + left.audit > 0) {
+  const rowsLeft = async () => {
+    const left = await backlogLeft(sql, accountId);
+    return left.deliveries + left.attempts + left.audit;
+  };
+  // A job that stops making progress (a failing statement: the server's log says why) ends the run.
+  let left = await rowsLeft();
+  let progressAt = performance.now();
+  while (left > 0) {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    left = await backlogLeft(sql, accountId);
+    const now = await rowsLeft();
+    if (now < left) progressAt = performance.now();
+    else if (performance.now() - progressAt > 60_000)
+      throw new Error(
+        `the job pruned nothing for 60 s, ${now} rows left; the server's last lines:\n` +
+          readFileSync(current.server.logFile, 'utf8').trim().split('\n').slice(-3).join('\n'),
+      );
+    left = now;
   }
   const jobSeconds = (performance.now() - jobStarted) / 1000;
   const rows = filled.deliveries + filled.attempts + filled.audit;

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
 
 // The pruning statements: each deletes at most `limit` rows past their period, over every account
@@ -38,18 +38,22 @@ export async function pruneWebhookDeliveries(
 }
 
 /**
- * Ids of the webhooks stores sent (Shopify's X-Shopify-Webhook-Id, WooCommerce's delivery id)
- * received before `cutoff`: kept only so that a store's retry of one is taken once; a store
- * retries for hours, not days, and an order imported twice is one order all the same.
+ * One table's rows matching `where`, at most `limit` of them, the oldest by `by` first, deleted in
+ * one statement (`key`: the columns that name a row); rows another process holds are skipped, not
+ * waited for. `table`, `key` and `by` are this file's own names, never input.
  */
-export async function pruneChannelWebhookReceipts(db: Executor, cutoff: Date, limit: number): Promise<number> {
+async function deleteOldest(
+  db: Executor,
+  { table, key, where, by }: { table: string; key: readonly string[]; where: SQL; by: string },
+  limit: number,
+): Promise<number> {
+  const columns = sql.raw(key.join(', '));
   const rows = await queryRows<{ one: number }>(
     db,
-    sql`delete from channel_webhook_receipts r
-        where (r.sales_channel_id, r.delivery_id) in (
-          select sales_channel_id, delivery_id from channel_webhook_receipts
-          where received_at < ${cutoff.toISOString()}::timestamptz
-          order by received_at
+    sql`delete from ${sql.raw(table)}
+        where (${columns}) in (
+          select ${columns} from ${sql.raw(table)} where ${where}
+          order by ${sql.raw(by)}
           limit ${limit}
           for update skip locked
         )
@@ -57,86 +61,70 @@ export async function pruneChannelWebhookReceipts(db: Executor, cutoff: Date, li
   );
   return rows.length;
 }
+
+const before = (column: string, cutoff: Date) => sql`${sql.raw(column)} < ${cutoff.toISOString()}::timestamptz`;
+
+/**
+ * Ids of the webhooks stores sent (Shopify's X-Shopify-Webhook-Id, WooCommerce's delivery id)
+ * received before `cutoff`: kept only so that a store's retry of one is taken once; a store
+ * retries for hours, not days, and an order imported twice is one order all the same.
+ */
+export const pruneChannelWebhookReceipts = (db: Executor, cutoff: Date, limit: number) =>
+  deleteOldest(
+    db,
+    {
+      table: 'channel_webhook_receipts',
+      key: ['sales_channel_id', 'delivery_id'],
+      where: before('received_at', cutoff),
+      by: 'received_at',
+    },
+    limit,
+  );
 
 /**
  * Finished jobs of a log kept for a period (customer e-mails, buyer messages: sent, kept, skipped
  * or given up) last changed before `cutoff`. A pending one is live work, whatever its age.
  */
-export async function pruneFinishedJobs(
+export const pruneFinishedJobs = (
   db: Executor,
   table: 'notifications' | 'buyer_messages',
   cutoff: Date,
   limit: number,
-): Promise<number> {
-  const rows = await queryRows<{ one: number }>(
+) =>
+  deleteOldest(
     db,
-    sql`delete from ${sql.identifier(table)}
-        where id in (
-          select id from ${sql.identifier(table)}
-          where status <> 'pending' and updated_at < ${cutoff.toISOString()}::timestamptz
-          order by updated_at
-          limit ${limit}
-          for update skip locked
-        )
-        returning 1 as one`,
+    { table, key: ['id'], where: sql`status <> 'pending' and ${before('updated_at', cutoff)}`, by: 'updated_at' },
+    limit,
   );
-  return rows.length;
-}
 
 /**
  * Kept scans last touched (first seen, replayed or applied) before `cutoff`: the courier's records
  * Dakiya could not apply, kept for a replay through newer tables (decision 137), of parcels long
- * finished by then.
+ * finished by then. The first condition is the index's range; the second, the rest of the rule.
  */
-export async function pruneKeptScans(db: Executor, cutoff: Date, limit: number): Promise<number> {
-  const rows = await queryRows<{ one: number }>(
+export const pruneKeptScans = (db: Executor, cutoff: Date, limit: number) =>
+  deleteOldest(
     db,
-    sql`delete from kept_scans
-        where id in (
-          select id from kept_scans
-          where first_seen_at < ${cutoff.toISOString()}::timestamptz
-            and greatest(first_seen_at, replayed_at, applied_at) < ${cutoff.toISOString()}::timestamptz
-          order by first_seen_at
-          limit ${limit}
-          for update skip locked
-        )
-        returning 1 as one`,
+    {
+      table: 'kept_scans',
+      key: ['id'],
+      where: sql`${before('first_seen_at', cutoff)} and ${before('greatest(first_seen_at, replayed_at, applied_at)', cutoff)}`,
+      by: 'first_seen_at',
+    },
+    limit,
   );
-  return rows.length;
-}
 
 /** Audit log entries written before `cutoff`, over every account. */
-export async function pruneAuditLog(db: Executor, cutoff: Date, limit: number): Promise<number> {
-  const rows = await queryRows<{ one: number }>(
-    db,
-    sql`delete from audit_log
-        where id in (
-          select id from audit_log where at < ${cutoff.toISOString()}::timestamptz
-          order by at
-          limit ${limit}
-          for update skip locked
-        )
-        returning 1 as one`,
-  );
-  return rows.length;
-}
+export const pruneAuditLog = (db: Executor, cutoff: Date, limit: number) =>
+  deleteOldest(db, { table: 'audit_log', key: ['id'], where: before('at', cutoff), by: 'at' }, limit);
 
 /**
  * Idempotency keys older than `cutoff`: a key's answer is replayed for 24 hours, and a lookup
  * already takes an older key as absent; this only keeps the table to a day of keys.
  */
-export async function pruneIdempotencyKeys(db: Executor, cutoff: Date, limit: number): Promise<number> {
-  const rows = await queryRows<{ one: number }>(
+export const pruneIdempotencyKeys = (db: Executor, cutoff: Date, limit: number) =>
+  deleteOldest(
     db,
-    sql`delete from idempotency_keys k
-        where (k.account_id, k.key) in (
-          select account_id, key from idempotency_keys
-          where created_at < ${cutoff.toISOString()}::timestamptz
-          order by created_at
-          limit ${limit}
-          for update skip locked
-        )
-        returning 1 as one`,
+    { table: 'idempotency_keys', key: ['account_id', 'key'], where: before('created_at', cutoff), by: 'created_at' },
+    limit,
   );
-  return rows.length;
-}
