@@ -6,13 +6,13 @@ import * as repo from './retention.repository.js';
 import type { RetentionSettings } from './retention.settings.js';
 
 const DAY_MS = 86_400_000;
-
-/** The periods rows are kept for: the settings', and the idempotency contract's fixed one. */
-type Periods = RetentionSettings & { idempotencyKeyKeepMs: number };
-/** How often each process with timers looks for rows past their period: periods are days long. */
+/** How often each process with timers looks for rows past their period: periods are a day or more. */
 export const PRUNE_INTERVAL_MS = 60 * 60_000;
 /** Between two batches of the background job: a backlog drains over minutes, never as one burst. */
 export const PAUSE_BETWEEN_BATCHES_MS = 200;
+
+/** The periods rows are kept for: the settings', and the idempotency contract's fixed one. */
+type Periods = RetentionSettings & { idempotencyKeyKeepMs: number };
 
 /** The tables kept to a period of their own; and every table a run removes rows of. */
 type OwnTable =
