@@ -21,6 +21,8 @@ afterAll(async () => {
 
 const ago = (days: number | null) => (days === null ? null : new Date(ctx.clock.now().getTime() - days * DAY));
 
+let awbs = 0;
+
 /** A kept scan first seen, last replayed and applied so many days ago (null: never); its id. */
 async function kept(accountId: string | null, seen: number, replayed: number | null, applied: number | null) {
   const [row] = await ctx.database.db
@@ -29,7 +31,7 @@ async function kept(accountId: string | null, seen: number, replayed: number | n
       accountId,
       connector: 'delhivery',
       carrierId: accountId ? 'delhivery-surface' : null,
-      awb: `1490${Math.floor(Math.random() * 1e10)}`,
+      awb: `1490${String(++awbs).padStart(10, '0')}`,
       journey: accountId ? 'forward' : null,
       raw: { ScanType: 'UD', Scan: 'Dispatched', StatusCode: 'X-ZZ9' },
       reasonCode: accountId ? 'unread' : 'unknown_awb',

@@ -22,25 +22,25 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** A booked shipment of a new account, and the first event it wrote. */
-async function bookedShipment() {
-  const m = await merchant(ctx);
-  await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
+/** A booked shipment of a new account of the app `on`, and the first event it wrote. */
+async function bookedShipment(on: TestContext = ctx) {
+  const m = await merchant(on);
+  await orchestrate(on, m.apiKey, orderBody(m.warehouseId));
   const [row] = await queryRows<{ shipment_id: string; event_id: string }>(
-    ctx.database.db,
+    on.database.db,
     sql`select s.id as shipment_id, e.id as event_id from shipments s
         join events e on e.account_id = s.account_id
         where s.account_id = ${m.id} order by e.sequence limit 1`,
   );
-  return { accountId: m.id, shipmentId: row!.shipment_id, eventId: row!.event_id };
+  return { on, accountId: m.id, shipmentId: row!.shipment_id, eventId: row!.event_id };
 }
 
 type Shipment = Awaited<ReturnType<typeof bookedShipment>>;
-const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY);
+const ago = (owner: Shipment, days: number) => new Date(owner.on.clock.now().getTime() - days * DAY);
 
 async function email(owner: Shipment, status: string, ageDays: number): Promise<string> {
-  const at = ago(ageDays);
-  const [row] = await ctx.database.db
+  const at = ago(owner, ageDays);
+  const [row] = await owner.on.database.db
     .insert(notifications)
     .values({
       accountId: owner.accountId,
@@ -63,8 +63,8 @@ async function email(owner: Shipment, status: string, ageDays: number): Promise<
 }
 
 async function message(owner: Shipment, status: 'pending' | 'sent' | 'failed', ageDays: number): Promise<string> {
-  const at = ago(ageDays);
-  const [row] = await ctx.database.db
+  const at = ago(owner, ageDays);
+  const [row] = await owner.on.database.db
     .insert(buyerMessages)
     .values({
       accountId: owner.accountId,
@@ -155,39 +155,9 @@ describe('retention of customer e-mails and buyer messages', () => {
   it('keeps to the periods an operator sets (EMAILS_RETENTION_DAYS, BUYER_MESSAGES_RETENTION_DAYS)', async () => {
     const own = await createTestApp({ settings: { retention: { emailsDays: 7, buyerMessagesDays: 400 } } });
     try {
-      const m = await merchant(own);
-      await orchestrate(own, m.apiKey, orderBody(m.warehouseId));
-      const [owner] = await queryRows<{ shipment_id: string; event_id: string }>(
-        own.database.db,
-        sql`select s.id as shipment_id, e.id as event_id from shipments s join events e on e.account_id = s.account_id
-            where s.account_id = ${m.id} order by e.sequence limit 1`,
-      );
-      const at = new Date(own.clock.now().getTime() - 8 * DAY);
-      await own.database.db.insert(notifications).values({
-        accountId: m.id,
-        shipmentId: owner!.shipment_id,
-        eventId: owner!.event_id,
-        eventType: 'shipment.created',
-        notifyEvent: 'shipped',
-        channel: 'email',
-        recipient: 'asha@mail.example',
-        status: 'sent',
-        createdAt: at,
-        updatedAt: at,
-      });
-      await own.database.db.insert(buyerMessages).values({
-        accountId: m.id,
-        shipmentId: owner!.shipment_id,
-        channel: 'sms',
-        purpose: 'ndr',
-        template: '1207161234567890123',
-        language: 'en',
-        recipient: '+919876543210',
-        status: 'sent',
-        variables: {},
-        createdAt: new Date(own.clock.now().getTime() - 399 * DAY),
-        updatedAt: new Date(own.clock.now().getTime() - 399 * DAY),
-      });
+      const owner = await bookedShipment(own);
+      await email(owner, 'sent', 8);
+      await message(owner, 'sent', 399);
       const report = await own.app.retention.pruneAll();
       expect(report.before.notifications).toBe('2026-11-13T06:30:00.000Z');
       expect(report.before.buyer_messages).toBe('2025-10-16T06:30:00.000Z');
