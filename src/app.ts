@@ -1,5 +1,6 @@
 import { type AppDeps, createAppContext } from './app-context.js';
 import { registerChannelWriteback } from './consumers/channel-writeback/channel-writeback.register.js';
+import { registerPrivacy } from './consumers/privacy/privacy.register.js';
 import { registerRetention } from './consumers/retention/retention.register.js';
 import { registerMessaging } from './consumers/messaging/messaging.register.js';
 import { registerNotifications } from './consumers/notifications/notifications.register.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps) {
   registerMessaging(host, { ...ctx, buyerActions: { ...orders, ndrBuyerAnswer: ndr.buyerAnswer } });
   registerChannelWriteback(host, ctx);
   registerRetention(host, ctx);
+  registerPrivacy(host, ctx);
   registerSite(host);
 
   await routes.mount(app);

@@ -58,6 +58,13 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
       'the audit log: AUDIT_LOG_RETENTION_DAYS; idempotency keys past their 24 hours), ' +
       'as the background job does every hour and POST /admin/v1/retention/prune does, and prints what each table lost.',
   },
+  'buyers erase': {
+    options: '--account ACCOUNT_ID [--phone PHONE] [--email EMAIL] [--order-id ORDER_ID]',
+    does:
+      "Erases a buyer's personal data on their request (names, phones, e-mails and street addresses everywhere Dakiya copied them; " +
+      'their RTO history and return photos removed), named by any of phone, e-mail and order id, as POST /custom/api/v1/buyer-erasures ' +
+      'does; refused while a parcel of theirs is on its way. Prints what was found and erased where. Cannot be undone.',
+  },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
     does: 'Issues a token a courier uses to report tracking events (CARRIER_ID: a service id from GET /custom/api/v1/carriers).',
@@ -110,6 +117,9 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       key: { type: 'string' },
       carrier: { type: 'string' },
       after: { type: 'string' },
+      phone: { type: 'string' },
+      email: { type: 'string' },
+      'order-id': { type: 'string' },
     },
   });
   // The database and report commands take a file after the command's two words.
@@ -159,6 +169,15 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       };
     case 'retention prune':
       return { method: 'POST', url: '/admin/v1/retention/prune' };
+    case 'buyers erase':
+      return {
+        method: 'POST',
+        url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/buyer-erasures`,
+        payload: {
+          ...pick(['phone', 'email']),
+          ...(values['order-id'] !== undefined && { order_id: values['order-id'] }),
+        },
+      };
     case 'carrier-tokens create':
       return {
         method: 'POST',

@@ -39,6 +39,7 @@ describe('npm run cli', () => {
         '  weight-reports import --account ACCOUNT_ID FILE',
         '  scans replay [--after KEPT_SCAN_ID]',
         '  retention prune',
+        '  buyers erase --account ACCOUNT_ID [--phone PHONE] [--email EMAIL] [--order-id ORDER_ID]',
         '  carrier-tokens create --carrier CARRIER_ID',
       ]) {
         expect(stdout.split('\n')).toContain(line);

@@ -32,6 +32,7 @@ import { GUARD_ERRORS } from './http/guards.errors.js';
 import { PAGING_ERRORS } from './domain/paging.errors.js';
 import { WEBHOOK_ERRORS } from './consumers/webhooks/webhooks.errors.js';
 import { MESSAGING_ERRORS } from './consumers/messaging/messaging.errors.js';
+import { PRIVACY_ERRORS } from './consumers/privacy/privacy.errors.js';
 import { TRACKING_PAGE_ERRORS } from './consumers/tracking-page/tracking-page.errors.js';
 import { SHIPMENT_LISTING_ERRORS } from './readers/shipments/shipments.errors.js';
 import { REPORT_ERRORS } from './readers/reports/reports.errors.js';
@@ -59,6 +60,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'shipments (any module)': SHIPMENT_ERRORS,
   'consumers: webhooks': WEBHOOK_ERRORS,
   'consumers: messaging': MESSAGING_ERRORS,
+  'consumers: privacy': PRIVACY_ERRORS,
   'consumers: tracking page': TRACKING_PAGE_ERRORS,
   'readers: shipments': SHIPMENT_LISTING_ERRORS,
   'readers: reports': REPORT_ERRORS,

@@ -130,6 +130,7 @@ const TABLE: Record<string, Permission> = {
   'PUT /messaging/confirmation-policy': 'settings:write',
   'GET /security': 'settings:read',
   'GET /audit-log': 'audit:read',
+  'POST /buyer-erasures': 'buyers:erase',
   'PUT /security': 'members:manage',
   'GET /roles': 'members:manage',
   'POST /roles': 'members:manage',

@@ -6,6 +6,7 @@ export const PERMISSIONS = [
   ['shipments:write', 'Book, change and cancel shipments; labels, pickups and manifests'],
   ['ndr:write', 'Act on failed deliveries: re-attempts, RTO, asking the buyer to pay online'],
   ['buyers:read', "See buyers' names, phones, e-mails and addresses; print labels"],
+  ['buyers:erase', "Erase a buyer's personal data on their request"],
   ['tracking:read', 'Track shipments and returns'],
   ['returns:read', 'Read returns, exchanges and return requests'],
   ['returns:write', 'Book returns and exchanges; decide return requests'],

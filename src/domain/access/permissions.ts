@@ -10,6 +10,8 @@ export const PERMISSIONS = {
     'Act on failed deliveries: re-attempts, returns to origin, and asking the buyer to pay online instead of cash.',
   'buyers:read':
     "See buyers' names, phones, e-mails and street addresses, print labels, read a refund's payee, and search by phone or e-mail; without it they are masked (98******10).",
+  'buyers:erase':
+    "Erase a buyer's personal data on their request (names, phones, e-mails and addresses everywhere they were copied); cannot be undone.",
   'tracking:read': "Track shipments and returns: their scans and status, as the buyer's tracking page shows them.",
   'returns:read': 'Read returns, exchanges, return requests and their reports.',
   'returns:write': 'Book and cancel returns and exchanges; decide return requests.',
