@@ -93,18 +93,21 @@ export async function findSubjects(tx: Executor, accountId: string, who: BuyerQu
   };
 }
 
-/** The buyer's parcels still on their way (their AWBs or ids): an address a courier still needs is not erased. */
-export async function openParcels(tx: Executor, accountId: string, subjects: Subjects): Promise<string[]> {
-  const rows = await queryRows<{ ref: string }>(
+/** The buyer's parcels not yet delivered, returned or cancelled (booked or still to book): a courier may still need the address. */
+export async function openParcels(
+  tx: Executor,
+  accountId: string,
+  subjects: Subjects,
+): Promise<{ id: string; awb: string | null }[]> {
+  return queryRows<{ id: string; awb: string | null }>(
     tx,
-    sql`select coalesce(awb, id::text) as ref from shipments where account_id = ${accountId}
+    sql`select id, awb from shipments where account_id = ${accountId}
           and id = any(${uuids(subjects.shipments)}) and status not in ('delivered', 'rto_delivered', 'cancelled')
         union all
-        select coalesce(awb, id::text) from returns where account_id = ${accountId}
+        select id, awb from returns where account_id = ${accountId}
           and id = any(${uuids(subjects.returns)}) and status not in ('return_delivered', 'return_cancelled', 'return_lost')
-        order by 1`,
+        order by awb nulls first, id`,
   );
-  return rows.map((r) => r.ref);
 }
 
 /** The rows a link names, as a condition on the table's own columns. */

@@ -70,8 +70,12 @@ export function createErasure({ db, recordAudit }: { db: Db; recordAudit: Record
         if (open.length > 0) {
           throw new DomainError(
             'conflict',
-            [`${open.length} of the buyer's parcels are still on their way: nothing was erased`],
-            open.map((awb) => ({ field: 'awb', message: `${awb} is on its way; its courier needs the address` })),
+            [`${open.length} of the buyer's parcels are not yet delivered, returned or cancelled: nothing was erased`],
+            open.map(({ id, awb }) =>
+              awb === null
+                ? { field: 'shipment_id', message: `${id} is not shipped yet; it needs the address` }
+                : { field: 'awb', message: `${awb} is on its way; its courier needs the address` },
+            ),
             PRIVACY_ERRORS.buyer_parcels_on_the_way.code,
           );
         }

@@ -7,6 +7,6 @@ export const PRIVACY_ERRORS = errorCodes({
   ],
   buyer_parcels_on_the_way: [
     'conflict',
-    "Some of the buyer's parcels are still on their way, and their courier needs the address; `details` names each AWB. Erase once they are delivered, returned or cancelled.",
+    "Some of the buyer's parcels are on their way or not yet shipped, and need the address; `details` names each AWB (or shipment_id). Erase once they are delivered, returned or cancelled.",
   ],
 });
