@@ -65,6 +65,12 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
       'their RTO history and return photos removed), named by any of phone, e-mail and order id, as POST /custom/api/v1/buyer-erasures ' +
       'does; refused while a parcel of theirs is on its way. Prints what was found and erased where. Cannot be undone.',
   },
+  'buyers anonymise': {
+    options: '',
+    does:
+      "Anonymises now every buyer due (BUYER_DATA_ANONYMISE_DAYS, or the account's own period, after a shipment or a return finished), " +
+      'as the background job does every hour and POST /admin/v1/privacy/anonymise does, and prints what changed.',
+  },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
     does: 'Issues a token a courier uses to report tracking events (CARRIER_ID: a service id from GET /custom/api/v1/carriers).',
@@ -178,6 +184,8 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
           ...(values['order-id'] !== undefined && { order_id: values['order-id'] }),
         },
       };
+    case 'buyers anonymise':
+      return { method: 'POST', url: '/admin/v1/privacy/anonymise' };
     case 'carrier-tokens create':
       return {
         method: 'POST',

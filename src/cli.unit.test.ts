@@ -40,6 +40,7 @@ describe('npm run cli', () => {
         '  scans replay [--after KEPT_SCAN_ID]',
         '  retention prune',
         '  buyers erase --account ACCOUNT_ID [--phone PHONE] [--email EMAIL] [--order-id ORDER_ID]',
+        '  buyers anonymise',
         '  carrier-tokens create --carrier CARRIER_ID',
       ]) {
         expect(stdout.split('\n')).toContain(line);

@@ -124,6 +124,11 @@ export async function registerOpenApi(app: FastifyInstance) {
           description:
             'The documents a consignment travels with: whether an order over the e-way bill limit (rule 138 of the CGST Rules) is refused without one (docs/paperwork.md).',
         },
+        {
+          name: 'Privacy',
+          description:
+            "Buyers' personal data: erased on their request (DPDP Act 2023), and anonymised a while after their shipments finish (docs/data-lifecycle.md).",
+        },
         { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
         {
           name: 'Buyer messaging',

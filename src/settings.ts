@@ -17,6 +17,7 @@ import { messagingSettings } from './consumers/messaging/messaging.settings.js';
 import { notificationSettings } from './consumers/notifications/notifications.settings.js';
 import { trackingPageSettings } from './consumers/tracking-page/tracking-page.settings.js';
 import { webhookSettings } from './consumers/webhooks/webhooks.settings.js';
+import { privacySettings } from './consumers/privacy/privacy.settings.js';
 import { retentionSettings } from './consumers/retention/retention.settings.js';
 import { channelSettings } from './channels/channels.settings.js';
 import { courierSettings } from './couriers/couriers.settings.js';
@@ -56,6 +57,7 @@ export const FRAGMENTS = {
   messaging: messagingSettings,
   channelWriteback: channelWritebackSettings,
   retention: retentionSettings,
+  privacy: privacySettings,
   secrets: secretSettings,
 } as const satisfies Record<string, AnyFragment>;
 

@@ -252,6 +252,19 @@ const withPhoto = await (async () => {
 })();
 const toReattempt = await failedDelivery();
 const toReturn = await failedDelivery();
+/** Buyers to erase, each with a delivered order of their own phone: an erasure finds its buyer by it. */
+const erasable = async (phone: string) => {
+  const shipment = (
+    await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX, phone }))
+  ).json().payload as Booked;
+  await sendEvents(ctx, carrierToken, [
+    { awb: shipment.awb_code!, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
+    { awb: shipment.awb_code!, status: 'delivered', event_time: '2026-11-20T06:35:00Z' },
+  ]);
+  return shipment.channel_order_id;
+};
+const toErase = await erasable('9000011111');
+const toEraseByOperator = await erasable('9000022222');
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json()
   .data.action_id as string;
 const firstEvent = (
@@ -549,6 +562,7 @@ const known: Known = {
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
     '/carrier/v1/actions/{id}/ack id': [ndrAction],
     '/admin/v1/accounts/{id}/cod/remittance-files id': [account.id],
+    '/admin/v1/accounts/{id}/buyer-erasures id': [account.id],
     '/custom/api/v1/webhooks/{id} id': [webhook.id],
     '/custom/api/v1/allocation/rules/{id} id': [rule.id],
     '/custom/api/v1/pickups/{id} id': [pickup.id],
@@ -710,6 +724,8 @@ const known: Known = {
       },
     ],
     'POST /custom/api/v1/initiate-rto': [{ awb: toReturn }],
+    'POST /custom/api/v1/buyer-erasures': [{ order_id: toErase }],
+    'POST /admin/v1/accounts/{id}/buyer-erasures': [{ order_id: toEraseByOperator }],
     'POST /custom/api/v1/webhooks': [{ url: 'http://127.0.0.1:9/fuzz', events: ['*'], description: 'Fuzz endpoint' }],
     'PUT /custom/api/v1/messaging/channels/{channel}': [
       { enabled: false },

@@ -289,6 +289,7 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         values.allocationRuleId = (await by('POST /custom/api/v1/allocation/rules'))?.data.id;
         return;
       case 'deliveredShipmentId':
+      case 'deliveredOrderId':
       case 'returnRequestId': {
         // The example store takes returns under the documented policy; an order of it, delivered.
         await make('warehouseId');
@@ -316,6 +317,9 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
           ],
         });
         values.deliveredShipmentId = booked.shipment_id;
+        values.deliveredOrderId = body.order_id;
+        made.add('deliveredShipmentId');
+        made.add('deliveredOrderId');
         // A photo comes only from the buyer's form: the request whose photo is read is asked there.
         if (
           needed.has('returnRequestId') &&
@@ -537,6 +541,7 @@ describe('OpenAPI examples', () => {
       'NDR actions',
       'RTO risk and NDR rules',
       'Paperwork',
+      'Privacy',
       'Shipments',
       'Buyer messaging',
       'Reports',

@@ -38,6 +38,8 @@ export const EXAMPLE = {
   actionId: '2a4c6e80-1b3d-4f5a-8c7e-9d0f1a2b3c4d',
   /** A delivered shipment of the store, whose return policy takes requests (PUT /client-stores/:id/return-policy). */
   deliveredShipmentId: '8e2a4c6d-0f1b-4d3e-a5c7-9b1d3f5a7c9e',
+  /** Its order's merchant id: a buyer whose parcel is delivered, whom an erasure can erase (POST /buyer-erasures). */
+  deliveredOrderId: 'ORD-20051',
   /** A buyer's return request for it (POST /return-requests). */
   returnRequestId: '0f3c9a51-7b2e-4d6a-9c1f-8e5b2a7d4c30',
   refundId: '6d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a',

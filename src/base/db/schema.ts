@@ -19,3 +19,4 @@ export * from './schema/channels.js';
 export * from './schema/exchanges.js';
 export * from './schema/return-requests.js';
 export * from './schema/paperwork.js';
+export * from './schema/privacy.js';

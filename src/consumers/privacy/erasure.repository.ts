@@ -10,6 +10,9 @@ export interface BuyerQuery {
   phone?: string;
   email?: string;
   orderId?: string;
+  /** Orders and returns by their own ids: what the anonymisation job picked. */
+  orderRows?: string[];
+  returnRows?: string[];
 }
 
 /** Everything of the buyer's an event, a message or a copy can belong to. */
@@ -45,7 +48,8 @@ export async function findSubjects(tx: Executor, accountId: string, who: BuyerQu
       tx,
       sql`select id from orders where account_id = ${accountId} and (
             ${phoneOf(sql`billing_phone`)} or ${phoneOf(sql`shipping_phone`)} or ${phoneOf(sql`shipping_alternate_phone`)}
-            or ${emailOf(sql`billing_email`)} or ${emailOf(sql`shipping_email`)} or ${orderIdOf(sql`merchant_order_id`)})
+            or ${emailOf(sql`billing_email`)} or ${emailOf(sql`shipping_email`)} or ${orderIdOf(sql`merchant_order_id`)}
+            or id = any(${uuids(who.orderRows ?? [])}))
           order by id for update`,
     ),
   );
@@ -58,7 +62,8 @@ export async function findSubjects(tx: Executor, accountId: string, who: BuyerQu
     tx,
     sql`select id, awb from returns where account_id = ${accountId} and (
           forward_shipment_id = any(${uuids(shipmentIds)}) or shipment_id = any(${uuids(shipmentIds)})
-          or ${phoneOf(sql`pickup->>'phone'`)} or ${emailOf(sql`pickup->>'email'`)} or ${orderIdOf(sql`merchant_order_id`)})`,
+          or ${phoneOf(sql`pickup->>'phone'`)} or ${emailOf(sql`pickup->>'email'`)} or ${orderIdOf(sql`merchant_order_id`)}
+          or id = any(${uuids(who.returnRows ?? [])}))`,
   );
   const returnIds = ids(returns);
   const requests = ids(

@@ -1,16 +1,13 @@
-import type { Db, Tx } from '../../base/db/client.js';
+import type { Clock } from '../../base/clock.js';
+import type { Db } from '../../base/db/client.js';
+import { markAnonymised } from './anonymisation.repository.js';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../domain/access/permissions.js';
 import { DomainError } from '../../domain/errors.js';
-import {
-  type BuyerValues,
-  buyerScrubber,
-  collectBuyerValues,
-  noBuyerValues,
-} from '../../domain/privacy/buyer-scrub.js';
+import { type BuyerValues, noBuyerValues } from '../../domain/privacy/buyer-scrub.js';
 import type { RecordAudit } from '../../tenancy/audit/audit.js';
 import * as repo from './erasure.repository.js';
-import { PERSONAL_TABLES, type PersonalTable } from './personal-columns.js';
+import { scrubBuyerCopies } from './buyer-copies.js';
 import { PRIVACY_ERRORS } from './privacy.errors.js';
 
 /** What an erasure found of the buyer's, and what it changed where. */
@@ -36,26 +33,7 @@ export interface ErasureAnswer {
  * phone and their photos removed, and an audit entry that says an erasure happened and by whom,
  * without the data. Their orders, shipments and money stay: the merchant's records.
  */
-export function createErasure({ db, recordAudit }: { db: Db; recordAudit: RecordAudit }) {
-  /** The buyer's rows of every table, and every value of theirs those rows hold. */
-  async function gather(tx: Tx, accountId: string, subjects: repo.Subjects, values: BuyerValues, keep: string[]) {
-    const rows = new Map<PersonalTable, repo.Row[]>();
-    const collect = (table: PersonalTable, found: repo.Row[]) => {
-      rows.set(table, found);
-      for (const row of found) collectBuyerValues(row, values);
-    };
-    // Tables found by what they hold are searched with the phones and e-mails the others gave.
-    const [linked, searched] = [
-      PERSONAL_TABLES.filter((t) => !t.links.some((l) => 'holds' in l)),
-      PERSONAL_TABLES.filter((t) => t.links.some((l) => 'holds' in l)),
-    ];
-    const holding = buyerScrubber(values, keep);
-    for (const table of linked) collect(table, await repo.linkedRows(tx, accountId, table, subjects, holding));
-    const known = buyerScrubber(values, keep);
-    for (const table of searched) collect(table, await repo.linkedRows(tx, accountId, table, subjects, known));
-    return { rows, scrubber: buyerScrubber(values, keep) };
-  }
-
+export function createErasure({ db, clock, recordAudit }: { db: Db; clock: Clock; recordAudit: RecordAudit }) {
   return {
     async erase(actor: Actor, who: repo.BuyerQuery): Promise<ErasureAnswer> {
       const { accountId } = actor;
@@ -84,33 +62,8 @@ export function createErasure({ db, recordAudit }: { db: Db; recordAudit: Record
           phones: who.phone ? [who.phone] : [],
           emails: who.email ? [who.email] : [],
         };
-        const { rows, scrubber } = await gather(
-          tx,
-          accountId,
-          subjects,
-          asked,
-          await repo.accountContacts(tx, accountId),
-        );
-        const erased: Record<string, number> = {};
-        for (const [table, found] of rows) {
-          for (const row of found) {
-            const changes: Record<string, unknown> = {};
-            for (const column of table.text ?? []) {
-              const value = row[column];
-              if (typeof value === 'string' && scrubber.text(value) !== value) changes[column] = scrubber.text(value);
-            }
-            for (const column of table.json ?? []) {
-              const value = row[column];
-              const scrubbed = scrubber.json(value);
-              if (JSON.stringify(scrubbed) !== JSON.stringify(value)) changes[column] = scrubbed;
-            }
-            for (const column of table.clear ?? []) if (row[column] !== null) changes[column] = null;
-            if (Object.keys(changes).length === 0) continue;
-            await repo.updateRow(tx, accountId, table, row, changes);
-            erased[table.table] = (erased[table.table] ?? 0) + 1;
-          }
-        }
-        const deleted = await repo.deleteBuyerRows(tx, accountId, subjects, scrubber.phones);
+        const { erased, deleted } = await scrubBuyerCopies(tx, accountId, subjects, asked, 'erasure');
+        await markAnonymised(tx, accountId, subjects, clock.now());
         const answer: ErasureAnswer = {
           erasure_id: randomUUID(),
           found: {

@@ -5,6 +5,7 @@ import { checkAll, invalid } from '../../domain/errors.js';
 import { normalizeIndianPhone } from '../../domain/geo/phone.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
+import { EXAMPLE } from '../../http/examples.js';
 import { actorOf } from '../../http/permission-guard.js';
 import { ONE_LINE_NOT_BLANK, Phone, Uuid } from '../../http/schemas.js';
 import type { BuyerQuery } from './erasure.repository.js';
@@ -12,12 +13,11 @@ import type { Erasure } from './erasure.service.js';
 
 const ErasureBody = Type.Object(
   {
-    phone: Type.Optional(
-      Type.Union([Phone, Type.Integer({ minimum: 0 })], {
-        description:
-          "The buyer's phone, as an order, a return or a request gave it (billing, shipping or alternate phone).",
-      }),
-    ),
+    phone: Type.Optional({
+      ...Phone,
+      description:
+        "The buyer's phone, as an order, a return or a request gave it (billing, shipping or alternate phone).",
+    }),
     email: Type.Optional(
       Type.String({
         maxLength: 254,
@@ -38,9 +38,11 @@ const ErasureBody = Type.Object(
   },
   {
     additionalProperties: false,
+    minProperties: 1,
+    'x-error': 'must name the buyer: at least one of phone, email and order_id',
     description:
       "Who to erase: at least one of phone, email and order_id. Each order, return or request any of them names is the buyer's.",
-    examples: [{ phone: '9123456780' }, { email: 'asha@example.com', order_id: 'ORD-1001' }],
+    examples: [{ order_id: EXAMPLE.deliveredOrderId }, { phone: '9123456780', email: 'asha@example.com' }],
   },
 );
 
@@ -95,18 +97,13 @@ function buyerQuery(body: Static<typeof ErasureBody>): BuyerQuery {
   const query: BuyerQuery = {};
   if (body.phone !== undefined) {
     checks.check(() => {
-      const phone = normalizeIndianPhone(String(body.phone));
+      const phone = normalizeIndianPhone(body.phone!);
       if (phone === undefined) throw invalid('phone must be a valid Indian phone number (10 digits)', 'phone');
       query.phone = phone;
     });
   }
   if (body.email !== undefined) query.email = body.email.trim().toLowerCase();
   if (body.order_id !== undefined) query.orderId = body.order_id.trim();
-  if (body.phone === undefined && body.email === undefined && body.order_id === undefined) {
-    checks.check(() => {
-      throw invalid('give at least one of phone, email and order_id: who to erase', 'phone');
-    });
-  }
   checks.done();
   return query;
 }
@@ -142,7 +139,12 @@ export function erasureAdminRoutes(erasure: Erasure): FastifyPluginAsyncTypebox 
   return async (app) => {
     app.post(
       '/accounts/:id/buyer-erasures',
-      { schema: { ...erasureSchema([{ adminToken: [] }]), params: Type.Object({ id: Uuid }) } },
+      {
+        schema: {
+          ...erasureSchema([{ adminToken: [] }]),
+          params: Type.Object({ id: { ...Uuid, description: "The account's id.", examples: [EXAMPLE.accountId] } }),
+        },
+      },
       async (request) => ({ data: await erasure.erase(operatorFor(request.params.id), buyerQuery(request.body)) }),
     );
   };

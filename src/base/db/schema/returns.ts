@@ -80,8 +80,16 @@ export const returns = pgTable(
     expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
+    /** When its buyer's data was anonymised (consumers/privacy), a while after it finished; null before. */
+    buyerAnonymisedAt: timestamptz('buyer_anonymised_at'),
   },
   (t) => [
+    // The anonymisation job's pick of returns of no forward shipment of Dakiya's (those go with it).
+    index('returns_buyer_in_clear_idx')
+      .on(t.updatedAt)
+      .where(
+        sql`${t.buyerAnonymisedAt} is null and ${t.forwardShipmentId} is null and ${t.status} in ('return_delivered', 'return_cancelled', 'return_lost')`,
+      ),
     uniqueIndex('returns_account_merchant_order_key').on(t.accountId, t.merchantOrderId),
     uniqueIndex('returns_shipment_key').on(t.shipmentId),
     uniqueIndex('returns_awb_key').on(t.awb),

@@ -206,6 +206,8 @@ export const shipments = pgTable(
     }>(),
     /** The pickup whose manifest lists it (features/pickups); null until manifested. */
     pickupId: uuid('pickup_id').references(() => pickups.id),
+    /** When its buyer's data was anonymised (consumers/privacy), a while after it finished; null before. */
+    buyerAnonymisedAt: timestamptz('buyer_anonymised_at'),
   },
   (t) => [
     uniqueIndex('shipments_awb_key').on(t.awb),
@@ -239,6 +241,10 @@ export const shipments = pgTable(
     index('shipments_account_rto_delivered_idx')
       .on(t.accountId, t.rtoDeliveredAt)
       .where(sql`${t.rtoDeliveredAt} is not null`),
+    // The anonymisation job's pick: finished shipments whose buyer is still in clear, oldest first.
+    index('shipments_buyer_in_clear_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.buyerAnonymisedAt} is null and ${t.status} in ('delivered', 'rto_delivered', 'cancelled')`),
   ],
 );
 
