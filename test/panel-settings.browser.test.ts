@@ -209,6 +209,47 @@ describe('settings: e-mail notifications and courier connections in chromium', (
     await shot('paperwork');
   });
 
+  it('sets how long finished shipments keep their buyer, and erases a buyer on their request (docs/data-lifecycle.md)', async () => {
+    const delivered = await deliveredForward(
+      ctx,
+      { apiKey, warehouseId },
+      { phone: '9000033333', customer: 'Ottoline' },
+    );
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: "Buyers' data" }).click();
+    const period = page.getByRole('form', { name: 'Anonymisation' });
+    await period.waitFor();
+    expect(await period.getByLabel('Days after a shipment finishes').inputValue()).toBe('180');
+    await expectAccessible(page, 'privacy');
+    await period.getByLabel('Days after a shipment finishes').fill('365');
+    await period.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => period.getByRole('status').textContent()).toBe('Saved.');
+    const settings = await ctx.app.inject({
+      method: 'GET',
+      url: '/custom/api/v1/privacy-settings',
+      headers: { authorization: apiKey },
+    });
+    expect(settings.json().data).toEqual({ anonymise_buyers_after_days: 365, default: false });
+
+    const erase = page.getByRole('form', { name: 'Erase a buyer' });
+    await erase.getByLabel('Phone').fill('+91 90000 33333');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await erase.getByRole('button', { name: 'Erase' }).click();
+    await expect
+      .poll(() => erase.getByRole('status').locator('p').textContent())
+      .toBe('Erased from 1 order, 0 returns and 0 return requests.');
+    expect(await erase.getByRole('list', { name: 'Rows erased' }).getByRole('listitem').allTextContents()).toContain(
+      'orders: 1',
+    );
+    const order = await ctx.app.inject({
+      method: 'POST',
+      url: SHIPMENTS,
+      headers: { authorization: apiKey },
+      payload: { search: delivered.awb_code },
+    });
+    expect(JSON.stringify(order.json())).not.toContain('Ottoline');
+    await shot('privacy');
+  });
+
   it("shows each courier service's connector and its health: a call answered, then one failed", async () => {
     const answeredAt = ctx.clock.now();
     const shipment = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_AIR }));

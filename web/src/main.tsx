@@ -16,6 +16,7 @@ import { NdrQueue } from './pages/ndr';
 import { Members } from './pages/members';
 import { Notifications } from './pages/notifications';
 import { Paperwork } from './pages/paperwork';
+import { Privacy } from './pages/privacy';
 import { Overview } from './pages/overview';
 import { Reports } from './pages/reports';
 import { CreateReturn } from './pages/return-create';
@@ -90,6 +91,7 @@ function Routes() {
   if (path === '/settings/allocation') return writable(<AllocationRules />);
   if (path === '/settings/channels') return writable(<Channels />);
   if (path === '/settings/paperwork') return writable(<Paperwork />);
+  if (path === '/settings/privacy') return <Privacy />;
   if (path === '/settings/members') return <Members />;
   if (path === '/settings/audit-log') return <AuditLog />;
   if (path === '/sign-in') return <YourSignIn />;

@@ -10,6 +10,7 @@ const SECTIONS = [
   { to: '/settings/allocation', label: 'Courier allocation' },
   { to: '/settings/channels', label: 'Sales channels' },
   { to: '/settings/paperwork', label: 'Paperwork' },
+  { to: '/settings/privacy', label: "Buyers' data" },
   { to: '/settings/members', label: 'Members', needs: 'members:manage' },
   { to: '/settings/audit-log', label: 'Audit log', needs: 'audit:read' },
 ] as const;
