@@ -11,6 +11,12 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
     options: '--name NAME [--username USER --password PASS]',
     does: 'Creates an account and its first API key; with a username and password it can also log in (POST /custom/api/v1/auth-token).',
   },
+  'accounts delete': {
+    options: '--account ACCOUNT_ID',
+    does:
+      'Deletes an account now with every row of it (orders, shipments, money, members, keys, the audit log), as DELETE /admin/v1/accounts/:id does; ' +
+      'no grace period, no way back. An owner asks with POST /custom/api/v1/account/deletion instead (ACCOUNT_DELETION_GRACE_DAYS).',
+  },
   'api-keys create': { options: '--account ACCOUNT_ID', does: 'Issues another API key for an account.' },
   'api-keys revoke': {
     options: '--key KEY_PREFIX_OR_ID',
@@ -148,6 +154,8 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       };
     case 'accounts create':
       return { method: 'POST', url: '/admin/v1/accounts', payload: pick(['name', 'username', 'password']) };
+    case 'accounts delete':
+      return { method: 'DELETE', url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}` };
     case 'api-keys create':
       return { method: 'POST', url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/api-keys` };
     case 'api-keys revoke':

@@ -32,6 +32,7 @@ describe('npm run cli', () => {
       for (const line of [
         '  migrate',
         '  accounts create --name NAME [--username USER --password PASS]',
+        '  accounts delete --account ACCOUNT_ID',
         '  api-keys create --account ACCOUNT_ID',
         '  api-keys revoke --key KEY_PREFIX_OR_ID',
         '  db export FILE',
@@ -59,10 +60,10 @@ describe('npm run cli', () => {
   });
 
   it('answers an unknown command with the usage, as JSON, exit code 1', async () => {
-    const { code, stdout } = await cli('accounts', 'delete');
+    const { code, stdout } = await cli('accounts', 'rename');
     expect(code).toBe(1);
     const body = JSON.parse(stdout);
-    expect(body.message).toMatch(/^unknown command "accounts delete"\nusage: npm run --silent cli -- <command>/);
+    expect(body.message).toMatch(/^unknown command "accounts rename"\nusage: npm run --silent cli -- <command>/);
     expect(body.errors).toEqual([body.message]);
   });
 

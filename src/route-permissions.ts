@@ -145,6 +145,10 @@ const TABLE: Record<string, Permission> = {
   'POST /members/:id/reactivate': 'members:manage',
   'POST /members/:id/invitation': 'members:manage',
   'DELETE /members/:id': 'members:manage',
+  // Owner only besides (consumers/privacy/account-deletion.service.ts).
+  'GET /account/deletion': 'members:manage',
+  'POST /account/deletion': 'members:manage',
+  'DELETE /account/deletion': 'members:manage',
 };
 
 export const ROUTE_PERMISSIONS: ReadonlyMap<string, Permission> = new Map(Object.entries(TABLE));

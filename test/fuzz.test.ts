@@ -264,6 +264,8 @@ const erasable = async (phone: string) => {
   return shipment.channel_order_id;
 };
 const toErase = await erasable('9000011111');
+// An account for the operator's deletion to delete (the fuzz account itself must live on).
+const doomedAccount = await ctx.createAccount('Fuzz Doomed');
 const toEraseByOperator = await erasable('9000022222');
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json()
   .data.action_id as string;
@@ -563,6 +565,7 @@ const known: Known = {
     '/carrier/v1/actions/{id}/ack id': [ndrAction],
     '/admin/v1/accounts/{id}/cod/remittance-files id': [account.id],
     '/admin/v1/accounts/{id}/buyer-erasures id': [account.id],
+    'DELETE /admin/v1/accounts/{id} id': [doomedAccount.id],
     '/custom/api/v1/webhooks/{id} id': [webhook.id],
     '/custom/api/v1/allocation/rules/{id} id': [rule.id],
     '/custom/api/v1/pickups/{id} id': [pickup.id],
@@ -725,6 +728,8 @@ const known: Known = {
     ],
     'POST /custom/api/v1/initiate-rto': [{ awb: toReturn }],
     'POST /custom/api/v1/buyer-erasures': [{ order_id: toErase }],
+    // A deletion asked for is only scheduled (30 days): the fuzz account lives on.
+    'POST /custom/api/v1/account/deletion': [{ confirm_account_name: 'Fuzz' }],
     'POST /admin/v1/accounts/{id}/buyer-erasures': [{ order_id: toEraseByOperator }],
     'POST /custom/api/v1/webhooks': [{ url: 'http://127.0.0.1:9/fuzz', events: ['*'], description: 'Fuzz endpoint' }],
     'PUT /custom/api/v1/messaging/channels/{channel}': [
@@ -915,6 +920,8 @@ const STATED_NOWHERE = [
   /^The range must not exceed \d+ days$/,
   // Against the server's clock: a new key's end.
   /must be in the future$/,
+  // Against the account's own name: what an owner confirms its deletion with.
+  /must be the account's name, as the panel shows it$/,
   // Not a refusal: the unknown fields a refused request also carried, reported beside the reason.
   /is not a field of this request and was ignored$/,
   /is not a state of the pincode directory$/,

@@ -163,7 +163,15 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
       password: EXAMPLE.password,
     })
   ).token as string;
-  const values: Values = { accountId: account.id, username, wooSiteUrl: woo.baseUrl };
+  const values: Values = {
+    accountId: account.id,
+    accountName: `Examples ${fresh}`,
+    username,
+    wooSiteUrl: woo.baseUrl,
+  };
+  // Taking back a deletion needs one pending.
+  if (operation === 'DELETE /custom/api/v1/account/deletion')
+    await send('POST', '/custom/api/v1/account/deletion', account.apiKey, { confirm_account_name: values.accountName });
   const made = new Set<string>();
   const key = account.apiKey;
   const make = async (name: keyof typeof EXAMPLE): Promise<void> => {

@@ -9,4 +9,10 @@ export const PRIVACY_ERRORS = errorCodes({
     'conflict',
     "Some of the buyer's parcels are on their way or not yet shipped, and need the address; `details` names each AWB (or shipment_id). Erase once they are delivered, returned or cancelled.",
   ],
+  account_deletion_owner_only: [
+    'forbidden',
+    "Only the account's owner (its own login, an owner member, a key made without scopes) may delete the account or take the request back.",
+  ],
+  account_name_mismatch: ['invalid', "confirm_account_name is not the account's name: nothing was scheduled."],
+  account_deletion_not_requested: ['not_found', 'The account has no deletion pending.'],
 });

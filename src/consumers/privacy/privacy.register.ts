@@ -2,6 +2,8 @@ import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { Host } from '../../http/host.js';
 import { auditRecorder } from '../../tenancy/audit/audit.js';
+import { accountDeletionAdminRoutes, accountDeletionRoutes } from './account-deletion.routes.js';
+import { type AccountDeletion, createAccountDeletion } from './account-deletion.service.js';
 import { anonymisationAdminRoutes, privacySettingsRoutes } from './anonymisation.routes.js';
 import { type Anonymisation, createAnonymisation } from './anonymisation.service.js';
 import { createErasure } from './erasure.service.js';
@@ -12,12 +14,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Anonymises finished shipments' buyers once due; tests run it by hand. */
     anonymisation: Anonymisation;
+    /** Deletes accounts whose deletion fell due; tests run it by hand. */
+    accountDeletion: AccountDeletion;
   }
 }
 
 /**
- * Buyers' personal data (docs/data-lifecycle.md): erased on their request, by the account or the
- * operator, and anonymised by a background job once their shipments have been finished a while.
+ * Buyers' personal data and accounts' end (docs/data-lifecycle.md): a buyer erased on their
+ * request, by the account or the operator, and anonymised by a background job once their shipments
+ * have been finished a while; an account deleted whole after its owner asked and a grace period.
  */
 export function registerPrivacy(
   host: Host,
@@ -32,10 +37,21 @@ export function registerPrivacy(
     recordAudit,
     onError: (error) => host.log.error({ err: error }, 'anonymisation failed'),
   });
+  const accountDeletion = createAccountDeletion({
+    db,
+    clock,
+    settings: settings.privacy,
+    recordAudit,
+    onError: (error) => host.log.error({ err: error }, 'account deletion failed'),
+  });
   host.expose('anonymisation', anonymisation);
+  host.expose('accountDeletion', accountDeletion);
   host.runPeriodically(anonymisation.worker);
+  host.runPeriodically(accountDeletion.worker);
   host.routes?.add('account', erasureRoutes(erasure));
   host.routes?.add('account', privacySettingsRoutes(anonymisation));
   host.routes?.add('admin', erasureAdminRoutes(erasure));
   host.routes?.add('admin', anonymisationAdminRoutes(anonymisation));
+  host.routes?.add('account', accountDeletionRoutes(accountDeletion));
+  host.routes?.add('admin', accountDeletionAdminRoutes(accountDeletion));
 }

@@ -12,6 +12,12 @@ export const privacySettings = defineSettings({
     min: ANONYMISE_MIN_DAYS,
     max: ANONYMISE_MAX_DAYS,
   }),
+  accountDeletionGraceDays: count('ACCOUNT_DELETION_GRACE_DAYS', {
+    doc: "days between an owner's request to delete their account (`POST /custom/api/v1/account/deletion`) and the deletion of every row of it by a background job; the owner may take the request back until then, and the account works meanwhile ([docs/data-lifecycle.md](docs/data-lifecycle.md#deleting-an-account))",
+    default: 30,
+    min: 1,
+    max: 365,
+  }),
 });
 
 export type PrivacySettings = SettingsOf<typeof privacySettings>;

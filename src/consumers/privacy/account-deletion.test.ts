@@ -1,0 +1,136 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import {
+  BUYER_EVERYWHERE_APP,
+  type Buyer,
+  type BuyerEverywhere,
+  buyerNeedles,
+  distinctiveBuyer,
+  findTraces,
+  writeBuyerEverywhere,
+} from '../../../test/kit/buyer-everywhere.js';
+import { admin, authed, V1 } from '../../../test/kit/http.js';
+import { merchant } from '../../../test/kit/warehouses.js';
+import { queryRows } from '../../base/db/client.js';
+
+// An account's deletion (issue 52): its owner asks, naming the account; ACCOUNT_DELETION_GRACE_DAYS
+// (30) later every row of it is gone, from every table, and no trace of its buyers is left; the
+// other accounts keep every row they had.
+
+const DELETION = `${V1}/account/deletion`;
+const DAY = 86_400_000;
+let ctx: TestContext;
+let buyer: Buyer;
+let written: BuyerEverywhere;
+beforeAll(async () => {
+  ctx = await createTestApp(BUYER_EVERYWHERE_APP);
+  buyer = distinctiveBuyer();
+  written = await writeBuyerEverywhere(ctx, buyer);
+});
+afterAll(async () => {
+  await written?.close();
+  await ctx?.close();
+});
+
+const send = (method: 'GET' | 'POST' | 'DELETE', credential: string, payload?: object) =>
+  ctx.app.inject({ method, url: DELETION, headers: authed(credential), ...(payload && { payload }) });
+
+/** Every table with an account_id, and how many of its rows are the account's. */
+async function rowsOf(accountId: string): Promise<Record<string, number>> {
+  const tables = await queryRows<{ table_name: string }>(
+    ctx.database.db,
+    sql`select table_name from information_schema.columns
+        where table_schema = 'public' and column_name = 'account_id' order by table_name`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { table_name } of tables) {
+    const [row] = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from ${sql.identifier(table_name)} where account_id = ${accountId}`,
+    );
+    if (row!.n > 0) counts[table_name] = row!.n;
+  }
+  return counts;
+}
+
+describe("an account's deletion", () => {
+  it('is asked for by the owner naming the account, and taken back', async () => {
+    const m = await merchant(ctx, 'Sundial Crafts');
+    expect((await send('GET', m.apiKey)).json()).toEqual({ data: { deletion: null } });
+    const limited = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: `${V1}/api-keys`,
+        headers: authed(m.apiKey),
+        payload: { scopes: ['members:manage'] },
+      })
+    ).json().data.api_key;
+    const notOwner = await send('POST', limited, { confirm_account_name: 'Sundial Crafts' });
+    expect([notOwner.statusCode, notOwner.json().code]).toEqual([403, 'account_deletion_owner_only']);
+    const wrongName = await send('POST', m.apiKey, { confirm_account_name: 'Sundial' });
+    expect([wrongName.statusCode, wrongName.json().details]).toEqual([
+      400,
+      [
+        {
+          field: 'confirm_account_name',
+          message: "confirm_account_name must be the account's name, as the panel shows it",
+        },
+      ],
+    ]);
+    const asked = await send('POST', m.apiKey, { confirm_account_name: ' sundial crafts ' });
+    expect(asked.json()).toEqual({
+      data: {
+        deletion: {
+          requested_at: ctx.clock.now().toISOString(),
+          due_at: new Date(ctx.clock.now().getTime() + 30 * DAY).toISOString(),
+        },
+      },
+    });
+    expect((await send('DELETE', m.apiKey)).json()).toEqual({ data: { deletion: null } });
+    const again = await send('DELETE', m.apiKey);
+    expect([again.statusCode, again.json().code]).toEqual([404, 'account_deletion_not_requested']);
+    const audit = await queryRows<{ action: string }>(
+      ctx.database.db,
+      sql`select action from audit_log where account_id = ${m.id} and action like 'account.deletion%' order by at, action desc`,
+    );
+    expect(audit.map((a) => a.action)).toEqual(['account.deletion_requested', 'account.deletion_cancelled']);
+  });
+
+  it('deletes every row of the account once due, leaves no trace of its buyers, and the other accounts as they were', async () => {
+    const other = await merchant(ctx, 'Untouched Traders');
+    const othersBefore = await rowsOf(other.id);
+    const [{ name }] = (await queryRows<{ name: string }>(
+      ctx.database.db,
+      sql`select name from accounts where id = ${written.accountId}`,
+    )) as [{ name: string }];
+    expect((await send('POST', written.apiKey, { confirm_account_name: name })).statusCode).toBe(200);
+    ctx.clock.advance(30 * DAY - 1000);
+    expect(await ctx.app.accountDeletion.deleteDue()).toEqual({ accounts: 0, deleted: {} });
+    ctx.clock.advance(1000);
+    const before = await rowsOf(written.accountId);
+    expect(before).toMatchObject({ orders: 2, api_keys: 1, account_deletions: 1 });
+    const report = await ctx.app.accountDeletion.deleteDue();
+    expect(report.accounts).toBe(1);
+    // Every table it had rows in, each at least the rows it had: the senders and sweeps of the app
+    // keep working until the credentials go (a sweep's event, its webhook), and the shipments'
+    // triggers write the counts' rows again as they go.
+    expect(Object.keys(report.deleted).sort()).toEqual([...Object.keys(before), 'accounts'].sort());
+    expect(Object.entries(before).filter(([table, rows]) => report.deleted[table]! < rows)).toEqual([]);
+    expect(report.deleted.accounts).toBe(1);
+
+    expect(await rowsOf(written.accountId)).toEqual({});
+    expect(await findTraces(ctx.database.db, buyerNeedles(buyer))).toEqual([]);
+    expect(await rowsOf(other.id)).toEqual(othersBefore);
+    expect((await send('GET', written.apiKey)).statusCode).toBe(401);
+  });
+
+  it('is done at once by the operator, and an unknown account is a 404', async () => {
+    const m = await merchant(ctx);
+    const answer = await ctx.app.inject({ method: 'DELETE', url: `/admin/v1/accounts/${m.id}`, headers: admin });
+    expect(answer.json().data).toMatchObject({ accounts: 1, deleted: { accounts: 1, api_keys: 1, warehouses: 1 } });
+    expect(await rowsOf(m.id)).toEqual({});
+    const again = await ctx.app.inject({ method: 'DELETE', url: `/admin/v1/accounts/${m.id}`, headers: admin });
+    expect(again.statusCode).toBe(404);
+  });
+});
