@@ -282,7 +282,7 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
       },
     });
     await expect(importIntoPostgres(target.url, file, { psql: 'psql', env: process.env })).rejects.toThrow(
-      /^database \w+ is not empty \(\d+ tables and sequences in its public schema: access_tokens, accounts, \w+, …\): import only into a new, empty database \(createdb\), before any Dakiya server has started on it$/,
+      /^database \w+ is not empty \(\d+ tables and sequences in its public schema: access_tokens, \w+, \w+, …\): import only into a new, empty database \(createdb\), before any Dakiya server has started on it$/,
     );
 
     // --- Without psql, through the pg client, an export from an embedded database whose transaction ids

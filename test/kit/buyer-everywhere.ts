@@ -2,10 +2,11 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/base/db/client.js';
 import { startWooCommerceSimulator } from '../../src/demo/simulators/woocommerce-simulator.js';
-import type { TestAppOptions, TestContext } from '../app.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestAppOptions, type TestContext } from '../app.js';
 import { MSG91_AUTH_KEY, startMsg91Simulator } from '../msg91-simulator.js';
 import { startReceiver } from '../webhook-receiver.js';
-import { type Buyer, forwardOrderBody, letters, wooOrder } from './buyer-bodies.js';
+import { type Buyer, distinctiveBuyer, forwardOrderBody, letters, wooOrder } from './buyer-bodies.js';
 import { ndrRulesCaughtUp, senderSettled } from './buyer-traces.js';
 import { SHADOWFAX } from './couriers.js';
 import { authed, MINUTE, ORCHESTRATE, post, REVERSE_ORCHESTRATE, STORES, V1 } from './http.js';
@@ -284,4 +285,26 @@ async function write(ctx: TestContext, buyer: Buyer, { hooks, sms, woo }: Simula
     messages: messages.map((r) => r.m),
     webhooksReceived: hooks.received.length,
   };
+}
+
+/** A test file's app and its buyer written everywhere, made before its tests and closed after them. */
+export interface BuyerWorld {
+  ctx: TestContext;
+  buyer: Buyer;
+  written: BuyerEverywhere;
+}
+
+/** Registers the file's beforeAll and afterAll; the world's fields are set once beforeAll has run. */
+export function useBuyerEverywhere(): BuyerWorld {
+  const world = {} as BuyerWorld;
+  beforeAll(async () => {
+    world.ctx = await createTestApp(BUYER_EVERYWHERE_APP);
+    world.buyer = distinctiveBuyer();
+    world.written = await writeBuyerEverywhere(world.ctx, world.buyer);
+  });
+  afterAll(async () => {
+    await world.written?.close();
+    await world.ctx?.close();
+  });
+  return world;
 }

@@ -1,21 +1,16 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import type { Clock } from '../../base/clock.js';
-import type { Db } from '../../base/db/client.js';
 import type { Actor } from '../../domain/access/permissions.js';
 import { notFound } from '../../domain/errors.js';
 import { isOwnerScope } from '../../domain/access/roles.js';
-import { createWorker, type Worker } from '../../events/worker.js';
-import type { RecordAudit } from '../../tenancy/audit/audit.js';
+import { hourlyJob, type PrivacyJobDeps, type RunOptions } from './privacy-jobs.js';
 import * as repo from './account-deletion.repository.js';
 import { PRIVACY_ERRORS } from './privacy.errors.js';
-import type { PrivacySettings } from './privacy.settings.js';
 
 const DAY_MS = 86_400_000;
 /** Rows deleted per statement, each statement its own transaction: no lock held for long. */
 const BATCH_ROWS = 1000;
 /** Between two batches of the background job, so a large account drains without a burst. */
 const PAUSE_BETWEEN_BATCHES_MS = 50;
-export const DELETION_INTERVAL_MS = 60 * 60_000;
 const MAX_PASSES = 3;
 
 /** What deleting an account removed, by table. */
@@ -35,28 +30,13 @@ const view = (row: repo.Scheduled | undefined) =>
  * every row of every table that has the account's id, table by table in the order the foreign keys
  * allow, in short batches, then the account itself. A run that stops half-way is taken up by the next.
  */
-export function createAccountDeletion({
-  db,
-  clock,
-  settings,
-  recordAudit,
-  onError,
-}: {
-  db: Db;
-  clock: Clock;
-  settings: PrivacySettings;
-  recordAudit: RecordAudit;
-  onError: (error: unknown) => void;
-}) {
+export function createAccountDeletion({ db, clock, settings, recordAudit, onError }: PrivacyJobDeps) {
   const ownerOnly = (actor: Actor) => {
     if (!isOwnerScope(actor.scopes) && actor.via !== 'operator')
       throw PRIVACY_ERRORS.account_deletion_owner_only.error("only the account's owner may delete it");
   };
 
-  async function deleteAccount(
-    accountId: string,
-    { pauseMs = 0, signal }: { pauseMs?: number; signal?: AbortSignal } = {},
-  ) {
+  async function deleteAccount(accountId: string, { pauseMs = 0, signal }: RunOptions = {}) {
     const deleted: Record<string, number> = {};
     await repo.closeLogin(db, accountId);
     deleted.sandbox_parcels = await repo.deleteSandboxParcels(db, accountId);
@@ -80,7 +60,7 @@ export function createAccountDeletion({
     return Object.fromEntries(Object.entries(deleted).filter(([, rows]) => rows > 0));
   }
 
-  async function deleteDue({ pauseMs = 0, signal }: { pauseMs?: number; signal?: AbortSignal } = {}) {
+  async function deleteDue({ pauseMs = 0, signal }: RunOptions = {}) {
     const report: DeletionReport = { accounts: 0, deleted: {} };
     for (const accountId of await repo.due(db, clock.now())) {
       const deleted = await deleteAccount(accountId, { pauseMs, signal });
@@ -91,18 +71,7 @@ export function createAccountDeletion({
     return report;
   }
 
-  const worker: Worker = createWorker(
-    [
-      {
-        name: 'account-deletion',
-        run: async (signal) => {
-          await deleteDue({ pauseMs: PAUSE_BETWEEN_BATCHES_MS, signal });
-          return false;
-        },
-      },
-    ],
-    { pollIntervalMs: DELETION_INTERVAL_MS, onError: (_task, error) => onError(error) },
-  );
+  const worker = hourlyJob('account-deletion', deleteDue, PAUSE_BETWEEN_BATCHES_MS, onError);
 
   const status = async (accountId: string) => ({ deletion: view(await repo.scheduled(db, accountId)) });
 

@@ -1,15 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  BUYER_EVERYWHERE_APP,
-  type Buyer,
-  type BuyerEverywhere,
-  buyerNeedles,
-  distinctiveBuyer,
-  findTraces,
-  writeBuyerEverywhere,
-} from '../../../test/kit/buyer-everywhere.js';
+import { describe, expect, it } from 'vitest';
+import { buyerNeedles, findTraces, useBuyerEverywhere } from '../../../test/kit/buyer-everywhere.js';
 import { admin, authed, V1 } from '../../../test/kit/http.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
@@ -20,33 +11,22 @@ import { queryRows } from '../../base/db/client.js';
 
 const DELETION = `${V1}/account/deletion`;
 const DAY = 86_400_000;
-let ctx: TestContext;
-let buyer: Buyer;
-let written: BuyerEverywhere;
-beforeAll(async () => {
-  ctx = await createTestApp(BUYER_EVERYWHERE_APP);
-  buyer = distinctiveBuyer();
-  written = await writeBuyerEverywhere(ctx, buyer);
-});
-afterAll(async () => {
-  await written?.close();
-  await ctx?.close();
-});
+const world = useBuyerEverywhere();
 
 const send = (method: 'GET' | 'POST' | 'DELETE', credential: string, payload?: object) =>
-  ctx.app.inject({ method, url: DELETION, headers: authed(credential), ...(payload && { payload }) });
+  world.ctx.app.inject({ method, url: DELETION, headers: authed(credential), ...(payload && { payload }) });
 
 /** Every table with an account_id, and how many of its rows are the account's. */
 async function rowsOf(accountId: string): Promise<Record<string, number>> {
   const tables = await queryRows<{ table_name: string }>(
-    ctx.database.db,
+    world.ctx.database.db,
     sql`select table_name from information_schema.columns
         where table_schema = 'public' and column_name = 'account_id' order by table_name`,
   );
   const counts: Record<string, number> = {};
   for (const { table_name } of tables) {
     const [row] = await queryRows<{ n: number }>(
-      ctx.database.db,
+      world.ctx.database.db,
       sql`select count(*)::int as n from ${sql.identifier(table_name)} where account_id = ${accountId}`,
     );
     if (row!.n > 0) counts[table_name] = row!.n;
@@ -56,10 +36,10 @@ async function rowsOf(accountId: string): Promise<Record<string, number>> {
 
 describe("an account's deletion", () => {
   it('is asked for by the owner naming the account, and taken back', async () => {
-    const m = await merchant(ctx, 'Sundial Crafts');
+    const m = await merchant(world.ctx, 'Sundial Crafts');
     expect((await send('GET', m.apiKey)).json()).toEqual({ data: { deletion: null } });
     const limited = (
-      await ctx.app.inject({
+      await world.ctx.app.inject({
         method: 'POST',
         url: `${V1}/api-keys`,
         headers: authed(m.apiKey),
@@ -82,8 +62,8 @@ describe("an account's deletion", () => {
     expect(asked.json()).toEqual({
       data: {
         deletion: {
-          requested_at: ctx.clock.now().toISOString(),
-          due_at: new Date(ctx.clock.now().getTime() + 30 * DAY).toISOString(),
+          requested_at: world.ctx.clock.now().toISOString(),
+          due_at: new Date(world.ctx.clock.now().getTime() + 30 * DAY).toISOString(),
         },
       },
     });
@@ -91,26 +71,26 @@ describe("an account's deletion", () => {
     const again = await send('DELETE', m.apiKey);
     expect([again.statusCode, again.json().code]).toEqual([404, 'account_deletion_not_requested']);
     const audit = await queryRows<{ action: string }>(
-      ctx.database.db,
+      world.ctx.database.db,
       sql`select action from audit_log where account_id = ${m.id} and action like 'account.deletion%' order by at, action desc`,
     );
     expect(audit.map((a) => a.action)).toEqual(['account.deletion_requested', 'account.deletion_cancelled']);
   });
 
   it('deletes every row of the account once due, leaves no trace of its buyers, and the other accounts as they were', async () => {
-    const other = await merchant(ctx, 'Untouched Traders');
+    const other = await merchant(world.ctx, 'Untouched Traders');
     const othersBefore = await rowsOf(other.id);
     const [{ name }] = (await queryRows<{ name: string }>(
-      ctx.database.db,
-      sql`select name from accounts where id = ${written.accountId}`,
+      world.ctx.database.db,
+      sql`select name from accounts where id = ${world.written.accountId}`,
     )) as [{ name: string }];
-    expect((await send('POST', written.apiKey, { confirm_account_name: name })).statusCode).toBe(200);
-    ctx.clock.advance(30 * DAY - 1000);
-    expect(await ctx.app.accountDeletion.deleteDue()).toEqual({ accounts: 0, deleted: {} });
-    ctx.clock.advance(1000);
-    const before = await rowsOf(written.accountId);
+    expect((await send('POST', world.written.apiKey, { confirm_account_name: name })).statusCode).toBe(200);
+    world.ctx.clock.advance(30 * DAY - 1000);
+    expect(await world.ctx.app.accountDeletion.deleteDue()).toEqual({ accounts: 0, deleted: {} });
+    world.ctx.clock.advance(1000);
+    const before = await rowsOf(world.written.accountId);
     expect(before).toMatchObject({ orders: 2, api_keys: 1, account_deletions: 1 });
-    const report = await ctx.app.accountDeletion.deleteDue();
+    const report = await world.ctx.app.accountDeletion.deleteDue();
     expect(report.accounts).toBe(1);
     // Every table it had rows in, each at least the rows it had: the senders and sweeps of the app
     // keep working until the credentials go (a sweep's event, its webhook), and the shipments'
@@ -119,18 +99,18 @@ describe("an account's deletion", () => {
     expect(Object.entries(before).filter(([table, rows]) => report.deleted[table]! < rows)).toEqual([]);
     expect(report.deleted.accounts).toBe(1);
 
-    expect(await rowsOf(written.accountId)).toEqual({});
-    expect(await findTraces(ctx.database.db, buyerNeedles(buyer))).toEqual([]);
+    expect(await rowsOf(world.written.accountId)).toEqual({});
+    expect(await findTraces(world.ctx.database.db, buyerNeedles(world.buyer))).toEqual([]);
     expect(await rowsOf(other.id)).toEqual(othersBefore);
-    expect((await send('GET', written.apiKey)).statusCode).toBe(401);
+    expect((await send('GET', world.written.apiKey)).statusCode).toBe(401);
   });
 
   it('is done at once by the operator, and an unknown account is a 404', async () => {
-    const m = await merchant(ctx);
-    const answer = await ctx.app.inject({ method: 'DELETE', url: `/admin/v1/accounts/${m.id}`, headers: admin });
+    const m = await merchant(world.ctx);
+    const answer = await world.ctx.app.inject({ method: 'DELETE', url: `/admin/v1/accounts/${m.id}`, headers: admin });
     expect(answer.json().data).toMatchObject({ accounts: 1, deleted: { accounts: 1, api_keys: 1, warehouses: 1 } });
     expect(await rowsOf(m.id)).toEqual({});
-    const again = await ctx.app.inject({ method: 'DELETE', url: `/admin/v1/accounts/${m.id}`, headers: admin });
+    const again = await world.ctx.app.inject({ method: 'DELETE', url: `/admin/v1/accounts/${m.id}`, headers: admin });
     expect(again.statusCode).toBe(404);
   });
 });

@@ -1,17 +1,12 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import type { Clock } from '../../base/clock.js';
-import type { Db } from '../../base/db/client.js';
 import type { Actor } from '../../domain/access/permissions.js';
 import { noBuyerValues } from '../../domain/privacy/buyer-scrub.js';
-import { createWorker, type Worker } from '../../events/worker.js';
-import type { RecordAudit } from '../../tenancy/audit/audit.js';
+import { hourlyJob, type PrivacyJobDeps, type RunOptions } from './privacy-jobs.js';
 import * as repo from './anonymisation.repository.js';
 import { scrubBuyerCopies } from './buyer-copies.js';
 import { findSubjects, openParcels } from './erasure.repository.js';
-import { ANONYMISE_MIN_DAYS, type PrivacySettings } from './privacy.settings.js';
+import { ANONYMISE_MIN_DAYS } from './privacy.settings.js';
 
-/** Anonymisation is due days after the fact: an hourly look is prompt enough. */
-export const ANONYMISE_INTERVAL_MS = 60 * 60_000;
 /** Orders and returns picked at once; each is its own transaction. */
 const BATCH = 100;
 /** Between two batches of the background job, so a year's backlog drains without a burst. */
@@ -32,19 +27,7 @@ export interface AnonymisationReport {
  * an erasure scrubs them, but of that order's rows alone: the buyer's newer orders, their RTO
  * history and a store's other orders stay.
  */
-export function createAnonymisation({
-  db,
-  clock,
-  settings,
-  recordAudit,
-  onError,
-}: {
-  db: Db;
-  clock: Clock;
-  settings: PrivacySettings;
-  recordAudit: RecordAudit;
-  onError: (error: unknown) => void;
-}) {
+export function createAnonymisation({ db, clock, settings, recordAudit, onError }: PrivacyJobDeps) {
   async function anonymiseOne(due: repo.Due): Promise<Record<string, number> | undefined> {
     return db.transaction(async (tx) => {
       const subjects = await findSubjects(tx, due.account_id, {
@@ -58,7 +41,7 @@ export function createAnonymisation({
     });
   }
 
-  async function anonymiseDue({ pauseMs = 0, signal }: { pauseMs?: number; signal?: AbortSignal } = {}) {
+  async function anonymiseDue({ pauseMs = 0, signal }: RunOptions = {}) {
     const report: AnonymisationReport = { orders: 0, returns: 0, left: 0, erased: {} };
     const skip: string[] = [];
     for (;;) {
@@ -85,18 +68,7 @@ export function createAnonymisation({
     }
   }
 
-  const worker: Worker = createWorker(
-    [
-      {
-        name: 'anonymisation',
-        run: async (signal) => {
-          await anonymiseDue({ pauseMs: PAUSE_BETWEEN_BATCHES_MS, signal });
-          return false;
-        },
-      },
-    ],
-    { pollIntervalMs: ANONYMISE_INTERVAL_MS, onError: (_task, error) => onError(error) },
-  );
+  const worker = hourlyJob('anonymisation', anonymiseDue, PAUSE_BETWEEN_BATCHES_MS, onError);
 
   return {
     anonymiseDue,

@@ -1,14 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  BUYER_EVERYWHERE_APP,
-  type Buyer,
-  type BuyerEverywhere,
-  buyerNeedles,
-  distinctiveBuyer,
-  findTraces,
-  writeBuyerEverywhere,
-} from '../../../test/kit/buyer-everywhere.js';
+import { describe, expect, it } from 'vitest';
+import { buyerNeedles, findTraces, useBuyerEverywhere } from '../../../test/kit/buyer-everywhere.js';
 import { eventsSettled } from '../../../test/databases.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { CANCEL, post, UUID, V1 } from '../../../test/kit/http.js';
@@ -21,27 +12,16 @@ import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js
 // trace of their names, phones, e-mail or street in any text or JSON column of any table.
 
 const ERASE = `${V1}/buyer-erasures`;
-let ctx: TestContext;
-let buyer: Buyer;
-let written: BuyerEverywhere;
-beforeAll(async () => {
-  ctx = await createTestApp(BUYER_EVERYWHERE_APP);
-  buyer = distinctiveBuyer();
-  written = await writeBuyerEverywhere(ctx, buyer);
-});
-afterAll(async () => {
-  await written?.close();
-  await ctx?.close();
-});
+const world = useBuyerEverywhere();
 
 describe("a buyer's erasure", () => {
   it('leaves no trace of the buyer in any table, once their parcels are done with', async () => {
-    const before = await findTraces(ctx.database.db, buyerNeedles(buyer));
+    const before = await findTraces(world.ctx.database.db, buyerNeedles(world.buyer));
     expect(new Set(before.map((t) => t.table)).size).toBeGreaterThanOrEqual(11);
 
-    const refused = await post(ctx, written.apiKey, ERASE, { phone: buyer.phone });
-    const [, returnAwb, reverseAwb] = written.awbs;
-    const imported = written.shipmentIds[3]!;
+    const refused = await post(world.ctx, world.written.apiKey, ERASE, { phone: world.buyer.phone });
+    const [, returnAwb, reverseAwb] = world.written.awbs;
+    const imported = world.written.shipmentIds[3]!;
     expect([refused.statusCode, refused.json().code, refused.json().details]).toEqual([
       409,
       'buyer_parcels_on_the_way',
@@ -51,20 +31,20 @@ describe("a buyer's erasure", () => {
         { field: 'awb', message: `${reverseAwb} is on its way; its courier needs the address` },
       ],
     ]);
-    expect(await findTraces(ctx.database.db, buyerNeedles(buyer))).toEqual(before);
+    expect(await findTraces(world.ctx.database.db, buyerNeedles(world.buyer))).toEqual(before);
 
     // The store's order is cancelled; the two returns come back to the warehouse.
-    expect((await post(ctx, written.apiKey, CANCEL, { shipment_id: imported })).statusCode).toBe(200);
-    const courier = await issueCarrierToken(ctx, SHADOWFAX);
+    expect((await post(world.ctx, world.written.apiKey, CANCEL, { shipment_id: imported })).statusCode).toBe(200);
+    const courier = await issueCarrierToken(world.ctx, SHADOWFAX);
     for (const awb of [returnAwb!, reverseAwb!]) {
-      await sendEvents(ctx, courier, [
+      await sendEvents(world.ctx, courier, [
         { awb, status: 'return_picked_up', event_time: at(600) },
         { awb, status: 'return_delivered', event_time: at(700) },
       ]);
     }
-    await eventsSettled(ctx.database);
+    await eventsSettled(world.ctx.database);
 
-    const erased = await post(ctx, written.apiKey, ERASE, { phone: buyer.phone });
+    const erased = await post(world.ctx, world.written.apiKey, ERASE, { phone: world.buyer.phone });
     expect(erased.statusCode).toBe(200);
     expect(erased.json().data).toEqual({
       erasure_id: expect.stringMatching(UUID),
@@ -83,6 +63,6 @@ describe("a buyer's erasure", () => {
       },
       deleted: { rto_history: 1, return_request_photos: 0 },
     });
-    expect(await findTraces(ctx.database.db, buyerNeedles(buyer))).toEqual([]);
+    expect(await findTraces(world.ctx.database.db, buyerNeedles(world.buyer))).toEqual([]);
   });
 });
