@@ -29,7 +29,7 @@ import { createCityWarehouse } from './warehouses.js';
 // - the buyer's return request on the tracking page (pickup address, bank refund in the buyer's
 //   name), approved: a return booked from the buyer's address; and a reverse order of its own;
 // - a WooCommerce order of the buyer's, pulled from the WooCommerce simulator: channel_orders.
-// The buyer is then found (test/buyer-everywhere.once.test.ts) in buyer_messages.recipient,
+// The buyer is then found (src/consumers/privacy/erasure.test.ts, before the erasure) in buyer_messages.recipient,
 // channel_orders.payload, events.data, notifications (recipient, body_html, body_text), orders
 // (billing_* and shipping_*), refunds.payee, return_requests (pickup, refund_to, comment),
 // returns.pickup, rto_history.key, shipment_actions.payload and shipments.search_text; webhook
