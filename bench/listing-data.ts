@@ -6,6 +6,7 @@
 // reasons, timestamps and milestones computed by the app's own foldEvents from those events.
 // Rows come out as PostgreSQL COPY text, in created_at order across all accounts (as a live
 // system inserts them), in chunks, so any size streams in bounded memory.
+import { COURIER_SHARE } from './lib/courier-share.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { PincodeEntry } from '../src/domain/geo/pincodes.js';
@@ -326,23 +327,6 @@ const RTO_FROM_NDR: Record<string, string> = {
   premises_closed: 'max_attempts_exceeded',
   future_delivery_requested: 'max_attempts_exceeded',
   contact_unreachable: 'customer_unreachable',
-};
-
-/** Courier market share (by id prefix of data/couriers.json), roughly as Indian D2C brands ship. */
-const COURIER_SHARE: Record<string, number> = {
-  CARDELHSURF01: 22,
-  CARDELHAIR001: 5,
-  CARDELH5KG001: 2,
-  CARDELH10KG01: 1,
-  CARXPBSSTD001: 14,
-  CARXPBS250G01: 6,
-  CAREKRTSTD001: 12,
-  CARDTDCSTD001: 7,
-  CARBLDTAIR001: 5,
-  CARBLDTSURF01: 4,
-  CARSHFXSTD001: 10,
-  CARAMZNSTD001: 9,
-  CARINPOSPD001: 3,
 };
 
 // --- The world ---

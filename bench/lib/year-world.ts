@@ -4,6 +4,7 @@
 // courier journeys ("templates") with, for every number of scans reached, the shipment's state as
 // the app's own foldEvents computes it. The millions of rows are then made in SQL from these.
 import { readFileSync } from 'node:fs';
+import { COURIER_SHARE as SHARES } from './courier-share.js';
 import { dataPath, defaultRatesContext } from '../../src/data-files.js';
 import type { PincodeEntry } from '../../src/domain/geo/pincodes.js';
 import { classifyZone } from '../../src/domain/geo/zones.js';
@@ -63,20 +64,9 @@ const PRODUCTS: [string, string, number, number][] = [
   ['Yoga Mat', 'YGM', 799, 1500],
 ];
 
-/** Courier market share by service id (data/couriers.json), roughly as Indian D2C brands ship. */
-const COURIER_SHARE: Record<string, number> = {
-  CARDELHSURF01: 22,
-  CARDELHAIR001: 5,
-  CARXPBSSTD001: 14,
-  CARXPBS250G01: 6,
-  CAREKRTSTD001: 12,
-  CARDTDCSTD001: 7,
-  CARBLDTAIR001: 5,
-  CARBLDTSURF01: 4,
-  CARSHFXSTD001: 10,
-  CARAMZNSTD001: 9,
-  CARINPOSPD001: 3,
-};
+// The heavy-parcel services stay out of the year's draw: a parcel too heavy for the one drawn goes
+// to Delhivery Surface instead (below), so the year's mix is the common services'.
+const { CARDELH5KG001: _fiveKg, CARDELH10KG01: _tenKg, ...COURIER_SHARE } = SHARES;
 
 const NDR_REASONS: [string, string, number][] = [
   // reason, the RTO reason it leads to, weight
