@@ -1,7 +1,8 @@
 import { and, arrayOverlaps, type Column, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../base/db/client.js';
+import { type Executor, queryRows } from '../../base/db/client.js';
 import { orderConfirmations, orders, shipmentMilestones, shipments, stores } from '../../base/db/schema.js';
 import { UUID } from '../../base/uuid.js';
+import { normalizeIndianPhone } from '../../domain/geo/phone.js';
 import type { DateRange } from '../../domain/shipment/date-bounds.js';
 import type { StatusCondition } from '../../domain/shipment/granular-statuses.js';
 import { MILESTONE_NAMES } from '../../domain/shipment/status-machine.js';
@@ -61,6 +62,8 @@ export interface ShipmentFilters {
   /** Only fields with a bound. */
   dateRanges?: Partial<Record<DateField, DateRange>>;
   search?: string;
+  /** The shipments a search's whole key named (withSearchKeys), in place of the search. */
+  shipmentIds?: string[];
 }
 
 /** Velocity's date fields that are milestones (shipment_milestones), by milestone name. */
@@ -158,6 +161,7 @@ export function conditions(accountId: string, f: ShipmentFilters): SQL[] {
     if (range.to) where.push(lte(column, range.to));
   }
   if (f.search) where.push(sql`${shipments.searchText} like ${likePattern(f.search)}`);
+  if (f.shipmentIds) where.push(inArray(shipments.id, f.shipmentIds));
   return where.filter((c): c is SQL => c !== undefined);
 }
 
@@ -187,4 +191,38 @@ export async function withOrderIds(db: Executor, accountId: string, f: ShipmentF
     .from(orders)
     .where(and(eq(orders.accountId, accountId), inArray(orders.merchantOrderId, f.displayIds)));
   return { ...f, displayIds: undefined, orderIds: found.map((row) => row.id) };
+}
+
+/**
+ * A search that is a whole key of the account's shipments, in any case (an AWB, the merchant's
+ * order id, the order's id) or a buyer's phone in any notation, finds those shipments through
+ * their unique indexes: what an operator pastes, answered in a few index lookups where the
+ * trigram index reads the long posting lists of a sequential series' common trigrams (`000`,
+ * the courier's prefix). Anything else, and a key nothing has, stays a substring search.
+ */
+export async function withSearchKeys(db: Executor, accountId: string, f: ShipmentFilters): Promise<ShipmentFilters> {
+  const term = f.search?.trim();
+  if (!term) return f;
+  const ids = await queryRows<{ id: string }>(db, searchKeyStatement(accountId, term));
+  return ids.length > 0 ? { ...f, search: undefined, shipmentIds: ids.map((row) => row.id) } : f;
+}
+
+function searchKeyStatement(accountId: string, term: string): SQL {
+  // The key columns keep the case they were given in; the term's three spellings are index
+  // probes, the lower() comparison what makes a match.
+  const spellings = sql`(${term}, ${term.toUpperCase()}, ${term.toLowerCase()})`;
+  const byOrders = (condition: SQL) =>
+    sql`select s.id from ${orders} o join ${shipments} s on s.account_id = o.account_id and s.order_id = o.id
+        where o.account_id = ${accountId} and ${condition}`;
+  const parts = [
+    sql`select id from ${shipments} where awb in ${spellings} and lower(awb) = ${term.toLowerCase()} and account_id = ${accountId}`,
+    byOrders(sql`o.merchant_order_id in ${spellings} and lower(o.merchant_order_id) = ${term.toLowerCase()}`),
+  ];
+  const phone = normalizeIndianPhone(term);
+  if (phone) parts.push(byOrders(sql`o.shipping_phone = ${phone}`));
+  if (UUID.test(term))
+    parts.push(
+      sql`select id from ${shipments} where account_id = ${accountId} and order_id = ${term.toLowerCase()}::uuid`,
+    );
+  return sql.join(parts, sql` union `);
 }

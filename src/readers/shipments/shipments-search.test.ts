@@ -124,6 +124,28 @@ describe('search: case-insensitive substring of AWB, order ids, customer, phone,
     expect(none.meta.total).toBe(0);
   });
 
+  // A whole key (AWB, merchant order id, order id, a buyer's phone in any notation) is found
+  // through its index and finds exactly its shipments; anything else stays a substring search.
+  it.each([
+    ['a whole phone finds its buyer alone, not the other account sharing it', '9988776655', [1]],
+    ['a whole phone in another notation', '+91 70123-45678', [7]],
+    ['a whole phone with the trunk prefix', '08012345678', [8]],
+    ['its last nine digits are a substring of two', '012345678', [7, 8]],
+    ['a whole order id in lower case', 'shop-abc-6006', [6]],
+    ['a whole order id with spaces around it', '  SHOP-ABC-6006 ', [6]],
+    ["another account's order id", 'OTHER-1', []],
+    ['a phone nobody has, in a notation no text holds', '+91 99999 00000', []],
+  ])('%s: %s', async (_name, search, rows) => {
+    expect(await filtered({ search })).toEqual(ids(...rows));
+  });
+
+  it('a whole key still meets the other filters, in the page and the total', async () => {
+    const awb = booked[6]!.awb_code!;
+    // Row 6 is cash on delivery (shipments-filters.test.ts).
+    expect(await filtered({ search: awb.toLowerCase(), is_cod: false })).toEqual([]);
+    expect(await filtered({ search: awb, is_cod: true })).toEqual(ids(6));
+  });
+
   it('an unassigned shipment is found by the rest of its text', async () => {
     expect(await filtered({ search: 'qureshi' })).toEqual(ids(5));
   });

@@ -5,7 +5,7 @@ import { compactJson } from './compact-json.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
 import type { ElementRow } from './shipment-element.repository.js';
-import { type ShipmentFilters, withOrderIds, withStoreIds } from './shipment-filters.repository.js';
+import { type ShipmentFilters, withOrderIds, withSearchKeys, withStoreIds } from './shipment-filters.repository.js';
 import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody, UNKEPT_FILTERS } from './shipments.schemas.js';
 import { forwardFilterConditions, granularStatus } from '../../domain/shipment/granular-statuses.js';
@@ -169,10 +169,11 @@ export function createShipmentsService({
      * only when it names some (a store-limited credential's; null: every store).
      */
     async list(accountId: string, body: ListInput, reach: readonly string[] | null = null): Promise<string> {
-      // Store names and merchant order ids become ids once, for both the page and the count
+      // Store names, merchant order ids and a search that is a whole key become ids once, for both the page and the count
       // (callers of the repository pass filters already resolved).
       const asked = await withStoreIds(db, accountId, toFilters(body));
-      const filters = await withOrderIds(db, accountId, reach === null ? asked : withinStores(asked, reach));
+      const named = await withOrderIds(db, accountId, reach === null ? asked : withinStores(asked, reach));
+      const filters = await withSearchKeys(db, accountId, named);
       const { page, perPage } = pageOf(body);
       const descending = (body.sort_order ?? 'desc') === 'desc';
       const after = body.search_after && {

@@ -84,7 +84,11 @@ export const orders = pgTable(
     ewaybillDate: date('ewaybill_date', { mode: 'string' }),
     createdAt: timestamptz('created_at').notNull(),
   },
-  (t) => [uniqueIndex('orders_account_merchant_order_key').on(t.accountId, t.merchantOrderId)],
+  (t) => [
+    uniqueIndex('orders_account_merchant_order_key').on(t.accountId, t.merchantOrderId),
+    // The listing's search by a buyer's whole phone (readers/shipments withSearchKeys), and erasure's by phone.
+    index('orders_account_shipping_phone_idx').on(t.accountId, t.shippingPhone),
+  ],
 );
 
 export const orderItems = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX "orders_account_shipping_phone_idx" ON "orders" USING btree ("account_id","shipping_phone");
