@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BACKOFF_MS, nextPollDelayMs } from './poll-schedule.js';
+import { MAX_BACKOFF_MS, nextPollDelayMs, pollingEnded } from './poll-schedule.js';
 
 const NOW = new Date('2026-11-20T06:30:00Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 60 * 60 * 1000);
@@ -21,5 +21,17 @@ describe('nextPollDelayMs (base 15 minutes)', () => {
     ['in_transit', 0, 10, MAX_BACKOFF_MS],
   ])('%s, booked %i days ago, %i failures: %i ms', (status, age, failures, expected) => {
     expect(nextPollDelayMs(status, daysAgo(age), NOW, 900, failures)).toBe(expected);
+  });
+});
+
+describe('pollingEnded (90 days after the booking)', () => {
+  it.each([
+    [0, false],
+    [89, false],
+    [90, false],
+    [90.001, true],
+    [365, true],
+  ])('booked %d days ago: %s', (age, ended) => {
+    expect(pollingEnded(daysAgo(age), NOW)).toBe(ended);
   });
 });

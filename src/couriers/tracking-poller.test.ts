@@ -112,6 +112,32 @@ describe('tracking poller', () => {
     expect(askedAbout(before).flat().sort()).toEqual([...open].sort());
   });
 
+  it('asks about a parcel one last time once 90 days have passed since its booking, then stops', async () => {
+    const [, old, young] = awbs;
+    const now = first.clock.now().getTime();
+    const day = 24 * 60 * 60_000;
+    const due = new Date(now - 60_000).toISOString();
+    await queryRows(
+      first.database.db,
+      sql`update courier_polls set lease_until = null, next_poll_at = case when awb in (${old}, ${young}) then ${due}::timestamptz else ${new Date(now + day).toISOString()}::timestamptz end,
+            booked_at = case awb when ${old} then ${new Date(now - 90 * day - 1000).toISOString()}::timestamptz
+                                  when ${young} then ${new Date(now - 90 * day + 60_000).toISOString()}::timestamptz else booked_at end`,
+    );
+    const from = sim.callsTo(TRACK).length;
+    await first.app.courierPoller.runOnce();
+    expect(askedAbout(from).flat().sort()).toEqual([old, young].sort());
+    const left = await queryRows<{ awb: string }>(
+      first.database.db,
+      sql`select awb from courier_polls where awb in (${old}, ${young})`,
+    );
+    expect(left).toEqual([{ awb: young }]);
+    const [{ count }] = (await queryRows<{ count: number | string }>(
+      first.database.db,
+      sql`select count(*) as count from courier_polls`,
+    )) as [{ count: number | string }];
+    expect(Number(count)).toBe(99);
+  });
+
   it('stops its timer with the app (npm run demo shows it running)', async () => {
     const poller = second.app.courierPoller;
     poller.start();

@@ -8,7 +8,7 @@ import { TERMINAL_STATUSES, type ShipmentStatus } from '../domain/shipment/statu
 import type { Couriers } from './couriers.service.js';
 import { CourierCallError } from './courier-http.js';
 import * as repo from './couriers.repository.js';
-import { nextPollDelayMs } from './poll-schedule.js';
+import { nextPollDelayMs, pollingEnded } from './poll-schedule.js';
 import type { ParcelScans } from './carrier-event.js';
 import type { Connector } from './connector.js';
 
@@ -129,6 +129,10 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
       const retryAfter = error instanceof CourierCallError ? error.retryAfterMs : undefined;
       log?.warn({ carrierId, waybills: rows.length, reason: (error as Error).message }, 'tracking pull failed');
       for (const row of rows) {
+        if (pollingEnded(row.bookedAt, now)) {
+          await repo.deletePoll(db, row.accountId, row.subjectId);
+          continue;
+        }
         const delay = Math.max(
           nextPollDelayMs('pending', row.bookedAt, now, pollSeconds, row.failures + 1),
           retryAfter ?? 0,
@@ -140,7 +144,7 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
     const current = await statuses(rows);
     for (const row of rows) {
       const found = current.get(row.subjectId);
-      if (found === undefined || found.terminal) {
+      if (found === undefined || found.terminal || pollingEnded(row.bookedAt, now)) {
         await repo.deletePoll(db, row.accountId, row.subjectId);
       } else {
         const delay = connector.pollEverySeconds
