@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { constants, existsSync, readFileSync } from 'node:fs';
+import { chmod, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { invocationDirectory } from './settings.js';
@@ -16,6 +17,14 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
     does:
       'Deletes an account now with every row of it (orders, shipments, money, members, keys, the audit log), as DELETE /admin/v1/accounts/:id does; ' +
       'no grace period, no way back. An owner asks with POST /custom/api/v1/account/deletion instead (ACCOUNT_DELETION_GRACE_DAYS).',
+  },
+  'accounts export': {
+    options: '--account ACCOUNT_ID --out FILE',
+    does:
+      'Writes everything an account holds to FILE (created, never overwritten, readable by you only) as the archive POST ' +
+      '/custom/api/v1/account/exports makes: a .tar.gz of JSON lines per table, CSV for shipments, orders, returns and COD ' +
+      'remittances, and a manifest; credentials left out. Written now, by this process; a copy stays in DATA_DIR/exports ' +
+      'for ACCOUNT_EXPORT_KEEP_HOURS. Prints the export (its tables, rows and bytes).',
   },
   'api-keys create': { options: '--account ACCOUNT_ID', does: 'Issues another API key for an account.' },
   'api-keys revoke': {
@@ -115,8 +124,14 @@ interface Transfer {
   file: string;
 }
 
+/** accounts export: written by this process's app, not asked of a route (no route hands the operator an archive). */
+interface AccountExport {
+  exportAccount: string;
+  out: string;
+}
+
 /** Maps a command line to the operator API request it stands for, or to the help text asked for. */
-function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: string } {
+function toRequest(args: string[]): Request | 'migrate' | Transfer | AccountExport | { help: string } {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
@@ -132,6 +147,7 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       phone: { type: 'string' },
       email: { type: 'string' },
       'order-id': { type: 'string' },
+      out: { type: 'string' },
     },
   });
   // The database and report commands take a file after the command's two words.
@@ -156,6 +172,9 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       return { method: 'POST', url: '/admin/v1/accounts', payload: pick(['name', 'username', 'password']) };
     case 'accounts delete':
       return { method: 'DELETE', url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}` };
+    case 'accounts export':
+      if (!values.account || !values.out) throw new Error(`give --account and --out\n${commandUsage(command)}`);
+      return { exportAccount: values.account, out: path.resolve(invocationDirectory(), values.out) };
     case 'api-keys create':
       return { method: 'POST', url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/api-keys` };
     case 'api-keys revoke':
@@ -247,6 +266,7 @@ async function run(args: string[]): Promise<number> {
       keyDir: settings.database.dataDir,
     });
     try {
+      if ('exportAccount' in request) return await exportAccount(app, request);
       const response = await app.inject({
         method: request.method,
         url: request.url,
@@ -261,6 +281,21 @@ async function run(args: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/** accounts export: the account's archive written now, then copied to the operator's file. */
+async function exportAccount(
+  app: { accountExports: { exportNow(accountId: string): Promise<Record<string, unknown> & { file: string }> } },
+  { exportAccount: accountId, out }: AccountExport,
+): Promise<number> {
+  if (existsSync(out)) throw new Error(`${out} exists: name a new file (it is never overwritten)`);
+  const { file, ...made } = await app.accountExports.exportNow(accountId);
+  await copyFile(file, out, constants.COPYFILE_EXCL).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'EEXIST' ? new Error(`${out} exists: name a new file (it is never overwritten)`) : error;
+  });
+  await chmod(out, 0o600);
+  console.log(JSON.stringify({ exported: out, data: made }));
+  return 0;
 }
 
 /** db export and db import: between the embedded database and a PostgreSQL server, not through the API. */

@@ -33,6 +33,7 @@ describe('npm run cli', () => {
         '  migrate',
         '  accounts create --name NAME [--username USER --password PASS]',
         '  accounts delete --account ACCOUNT_ID',
+        '  accounts export --account ACCOUNT_ID --out FILE',
         '  api-keys create --account ACCOUNT_ID',
         '  api-keys revoke --key KEY_PREFIX_OR_ID',
         '  db export FILE',

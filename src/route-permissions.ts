@@ -149,6 +149,11 @@ const TABLE: Record<string, Permission> = {
   'GET /account/deletion': 'members:manage',
   'POST /account/deletion': 'members:manage',
   'DELETE /account/deletion': 'members:manage',
+  // Owner or admin besides (consumers/privacy/account-export.service.ts): the archive holds everything.
+  'POST /account/exports': 'members:manage',
+  'GET /account/exports': 'members:manage',
+  'GET /account/exports/:id': 'members:manage',
+  'GET /account/exports/:id/archive': 'members:manage',
 };
 
 export const ROUTE_PERMISSIONS: ReadonlyMap<string, Permission> = new Map(Object.entries(TABLE));

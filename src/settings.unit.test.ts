@@ -86,7 +86,7 @@ const DEFAULTS = {
     auditLogDays: 365,
     pruneBatchRows: 500,
   },
-  privacy: { anonymiseAfterDays: 180, accountDeletionGraceDays: 30 },
+  privacy: { anonymiseAfterDays: 180, accountDeletionGraceDays: 30, accountExportKeepHours: 72 },
   secrets: { key: undefined },
 };
 
@@ -277,6 +277,7 @@ describe('loadSettings', () => {
     ['AUDIT_LOG_RETENTION_DAYS', '90', 'AUDIT_LOG_RETENTION_DAYS must be a whole number from 180 to 3650, got "90"'],
     ['BUYER_DATA_ANONYMISE_DAYS', '7', 'BUYER_DATA_ANONYMISE_DAYS must be a whole number from 30 to 3650, got "7"'],
     ['ACCOUNT_DELETION_GRACE_DAYS', '0', 'ACCOUNT_DELETION_GRACE_DAYS must be a whole number from 1 to 365, got "0"'],
+    ['ACCOUNT_EXPORT_KEEP_HOURS', '721', 'ACCOUNT_EXPORT_KEEP_HOURS must be a whole number from 1 to 720, got "721"'],
     ['KEPT_SCANS_RETENTION_DAYS', '3', 'KEPT_SCANS_RETENTION_DAYS must be a whole number from 7 to 3650, got "3"'],
     ['EMAILS_RETENTION_DAYS', '0', 'EMAILS_RETENTION_DAYS must be a whole number from 1 to 3650, got "0"'],
     [

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, buildApp } from '../src/app.js';
 import type { AppDeps } from '../src/app-context.js';
@@ -55,6 +58,8 @@ export interface TestContext {
   app: App;
   database: Database;
   clock: TestClock;
+  /** The app's DATA_DIR: a folder of its own, removed as it closes (accounts' exports are written there). */
+  dataDir: string;
   /** Creates an account through the operator API; returns its id and first API key. */
   createAccount(name?: string, login?: { username: string; password: string }): Promise<{ id: string; apiKey: string }>;
   close(): Promise<void>;
@@ -106,10 +111,13 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
   const clock = options.clock ?? new TestClock();
+  // Its own DATA_DIR, never the checkout's ./data: what the app writes there goes as it closes.
+  const ownDataDir = options.settings?.database?.dataDir === undefined;
+  const dataDir = options.settings?.database?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'dakiya-test-data-'));
   const app = await buildApp({
     db: database.db,
     clock,
-    settings: testSettings(options.settings),
+    settings: testSettings({ ...options.settings, database: { ...options.settings?.database, dataDir } }),
     logger: options.logger,
     rates: options.rates ?? PUSH_RATES,
     redis: options.redis,
@@ -123,6 +131,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
     app,
     database,
     clock,
+    dataDir,
     async createAccount(name = `Account ${++accountCounter}`, login) {
       const response = await app.inject({
         method: 'POST',
@@ -137,6 +146,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
     async close() {
       await app.close();
       await database.close();
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

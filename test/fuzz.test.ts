@@ -266,6 +266,16 @@ const erasable = async (phone: string) => {
 const toErase = await erasable('9000011111');
 // An account for the operator's deletion to delete (the fuzz account itself must live on).
 const doomedAccount = await ctx.createAccount('Fuzz Doomed');
+// An export of the fuzz account, written, for its progress and archive routes; the fuzzed POST
+// starts another (then 409s: the job does not run here, so it stays running).
+const accountExport = (
+  await ctx.app.inject({
+    method: 'POST',
+    url: '/custom/api/v1/account/exports',
+    headers: { authorization: account.apiKey },
+  })
+).json().data as { id: string };
+await ctx.app.accountExports.runPending();
 const toEraseByOperator = await erasable('9000022222');
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json()
   .data.action_id as string;
@@ -566,6 +576,8 @@ const known: Known = {
     '/admin/v1/accounts/{id}/cod/remittance-files id': [account.id],
     '/admin/v1/accounts/{id}/buyer-erasures id': [account.id],
     'DELETE /admin/v1/accounts/{id} id': [doomedAccount.id],
+    '/custom/api/v1/account/exports/{id} id': [accountExport.id],
+    '/custom/api/v1/account/exports/{id}/archive id': [accountExport.id],
     '/custom/api/v1/webhooks/{id} id': [webhook.id],
     '/custom/api/v1/allocation/rules/{id} id': [rule.id],
     '/custom/api/v1/pickups/{id} id': [pickup.id],

@@ -458,6 +458,13 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
           await send('POST', `/custom/api/v1/members/${values.memberId}/suspend`, key);
         return;
       }
+      case 'accountExportId': {
+        // An export written and ready to download (the job run here at once).
+        if (operation === 'POST /custom/api/v1/account/exports') return;
+        values.accountExportId = (await send('POST', '/custom/api/v1/account/exports', key)).data.id;
+        await ctx.app.accountExports.runPending();
+        return;
+      }
       case 'apiKeyId':
         values.apiKeyId = (
           await send('POST', `/admin/v1/accounts/${account.id}/api-keys`, admin.authorization)

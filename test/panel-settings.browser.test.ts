@@ -247,6 +247,19 @@ describe('settings: e-mail notifications and courier connections in chromium', (
       payload: { search: delivered.awb_code },
     });
     expect(JSON.stringify(order.json())).not.toContain('Ottoline');
+
+    // The account's export: started, followed while the server writes it, then downloaded.
+    await page.getByRole('button', { name: 'Export the account' }).click();
+    const exports = page.getByRole('list', { name: 'Exports' });
+    await expect.poll(() => exports.getByRole('listitem').first().textContent()).toContain('being written');
+    expect(await page.getByRole('button', { name: 'Export being written…' }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'privacy, an export being written');
+    await ctx.app.accountExports.runPending();
+    const download = exports.getByRole('link', { name: /^Download \(\d+ KB\)$/ });
+    await download.waitFor();
+    const archive = await page.request.get(new URL((await download.getAttribute('href'))!, page.url()).toString());
+    expect([archive.status(), archive.headers()['content-type']]).toEqual([200, 'application/gzip']);
+    expect((await archive.body()).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
     await shot('privacy');
   });
 

@@ -10,6 +10,8 @@ export const EXAMPLE = {
   accountId: '5e0c9a7d-2b14-4f6e-9c83-71a4d2e6b0f9',
   /** Its name, as the panel shows it (what an owner confirms a deletion with). */
   accountName: 'Acme Apparel India',
+  /** An export of the account, written and ready to download (POST /account/exports). */
+  accountExportId: '3b5d7f91-2c4e-4a6b-8d0f-1e3a5c7e9b2d',
   /** An API key's id (operator routes). */
   apiKeyId: '8b3f6c21-94d7-4e0a-a5c2-3f9e1d7b6a40',
   /** A store with a logo, made by POST /client-stores. */

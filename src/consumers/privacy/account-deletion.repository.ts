@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
+import { accountTables } from './account-tables.js';
 
 // The statements of an account's deletion. Which tables hold an account's rows, and in which order
 // they can go, is read from the database's own catalogue: a table added later is deleted from
@@ -13,13 +14,7 @@ const FIRST = ['access_tokens', 'panel_sessions', 'api_keys', 'two_factor_logins
  * the account itself last (its own statement).
  */
 export async function deletionOrder(db: Executor): Promise<string[]> {
-  const tables = (
-    await queryRows<{ table_name: string }>(
-      db,
-      sql`select table_name from information_schema.columns
-          where table_schema = 'public' and column_name = 'account_id' order by table_name`,
-    )
-  ).map((row) => row.table_name);
+  const tables = await accountTables(db);
   const edges = await queryRows<{ child: string; parent: string }>(
     db,
     sql`select c.relname as child, p.relname as parent from pg_constraint k

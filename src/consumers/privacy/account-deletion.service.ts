@@ -30,7 +30,17 @@ const view = (row: repo.Scheduled | undefined) =>
  * every row of every table that has the account's id, table by table in the order the foreign keys
  * allow, in short batches, then the account itself. A run that stops half-way is taken up by the next.
  */
-export function createAccountDeletion({ db, clock, settings, recordAudit, onError }: PrivacyJobDeps) {
+export function createAccountDeletion({
+  db,
+  clock,
+  settings,
+  recordAudit,
+  onError,
+  removeFiles,
+}: PrivacyJobDeps & {
+  /** What the account keeps outside the database (its exports' archives), removed before its rows go. */
+  removeFiles: (accountId: string) => Promise<void>;
+}) {
   const ownerOnly = (actor: Actor) => {
     if (!isOwnerScope(actor.scopes) && actor.via !== 'operator')
       throw PRIVACY_ERRORS.account_deletion_owner_only.error("only the account's owner may delete it");
@@ -39,6 +49,7 @@ export function createAccountDeletion({ db, clock, settings, recordAudit, onErro
   async function deleteAccount(accountId: string, { pauseMs = 0, signal }: RunOptions = {}) {
     const deleted: Record<string, number> = {};
     await repo.closeLogin(db, accountId);
+    await removeFiles(accountId);
     deleted.sandbox_parcels = await repo.deleteSandboxParcels(db, accountId);
     const order = await repo.deletionOrder(db);
     // Deleting shipments makes their triggers write the counts' rows again (shipment_counts): a

@@ -269,6 +269,8 @@ export const DELETED_TABLES: Record<string, string> = {
 /** Tables whose text and JSON hold no buyer, and why. */
 export const NOT_PERSONAL: Record<string, string> = {
   access_tokens: 'hashes of credentials',
+  account_exports:
+    "the progress of the account's exports: counts and codes (the archives are files, deleted as they expire)",
   accounts: "the merchant's account",
   allocation_rules: "the merchant's rules",
   api_keys: "the merchant's keys",

@@ -15,4 +15,17 @@ export const PRIVACY_ERRORS = errorCodes({
   ],
   account_name_mismatch: ['invalid', "confirm_account_name is not the account's name: nothing was scheduled."],
   account_deletion_not_requested: ['not_found', 'The account has no deletion pending.'],
+  account_export_owner_or_admin: [
+    'forbidden',
+    "Only the account's owner or an admin (a credential holding every permission) may export the account: the archive holds everything, buyers' details unmasked.",
+  ],
+  account_export_running: [
+    'conflict',
+    'An export of the account is already being written; the message names it. Follow it with GET /account/exports/{id}, then start another if needed.',
+  ],
+  account_export_not_found: ['not_found', 'No export of the account has this id, or it has expired and been deleted.'],
+  export_not_ready: [
+    'conflict',
+    'The export has no archive to download: it is still being written (`status` running: wait and ask again) or it failed (start another).',
+  ],
 });

@@ -18,6 +18,12 @@ export const privacySettings = defineSettings({
     min: 1,
     max: 365,
   }),
+  accountExportKeepHours: count('ACCOUNT_EXPORT_KEEP_HOURS', {
+    doc: "hours an account's export (`POST /custom/api/v1/account/exports`: everything the account holds, as JSON lines per table and CSV for the main ones) is kept once written, in `DATA_DIR/exports`; the hourly job then deletes the archive and its record ([docs/data-lifecycle.md](docs/data-lifecycle.md#exporting-an-account))",
+    default: 72,
+    min: 1,
+    max: 720,
+  }),
 });
 
 export type PrivacySettings = SettingsOf<typeof privacySettings>;

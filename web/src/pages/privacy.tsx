@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client';
 import { useCan } from '../permissions';
 import { useTitle } from '../router';
 import { ErrorSummary, Field, Loading, ReadOnlyUnless } from '../ui';
+import { AccountExport } from './account-export';
 import { SettingsNav } from './settings-nav';
 
 /** The form's fields, as the API takes them: only those filled in. */
@@ -18,7 +19,7 @@ function whoToErase(form: FormData) {
 
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
-/** Buyers' personal data: how long finished shipments keep it, and a buyer's erasure on request (docs/data-lifecycle.md). */
+/** Buyers' personal data: how long finished shipments keep it, a buyer's erasure on request, and the account's export (docs/data-lifecycle.md). */
 export function Privacy() {
   useTitle("Buyers' data");
   const can = useCan();
@@ -119,6 +120,7 @@ export function Privacy() {
           )}
         </form>
       </ReadOnlyUnless>
+      <AccountExport />
     </section>
   );
 }

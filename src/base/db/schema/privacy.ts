@@ -1,4 +1,5 @@
-import { integer, pgTable, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
 import { accounts } from './tenancy.js';
 
@@ -25,3 +26,40 @@ export const accountDeletions = pgTable('account_deletions', {
   requestedAt: timestamptz('requested_at').notNull(),
   dueAt: timestamptz('due_at').notNull(),
 });
+
+/**
+ * An export of everything an account holds (consumers/privacy): written in the background to
+ * `DATA_DIR/exports/<id>.tar.gz`, kept ACCOUNT_EXPORT_KEEP_HOURS once ready. One running export per
+ * account; a running one whose `lease_until` has passed (its process ended) is started again.
+ */
+export const accountExports = pgTable(
+  'account_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** running, ready or failed. */
+    status: text('status').notNull(),
+    tablesTotal: integer('tables_total').notNull(),
+    tablesDone: integer('tables_done').notNull().default(0),
+    rowsTotal: bigint('rows_total', { mode: 'number' }).notNull(),
+    rowsWritten: bigint('rows_written', { mode: 'number' }).notNull().default(0),
+    /** The archive's size once ready. */
+    bytes: bigint('bytes', { mode: 'number' }),
+    /** Why it failed, in words (never a row's data). */
+    error: text('error'),
+    /** How many times a process started writing it: a crash is taken up again, a few times. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Until when the process writing it holds it; null before one starts. */
+    leaseUntil: timestamptz('lease_until'),
+    createdAt: timestamptz('created_at').notNull(),
+    finishedAt: timestamptz('finished_at'),
+    /** When the archive and this row are deleted: ACCOUNT_EXPORT_KEEP_HOURS after it finished. */
+    expiresAt: timestamptz('expires_at'),
+  },
+  (t) => [
+    index('account_exports_account_created_idx').on(t.accountId, t.createdAt),
+    uniqueIndex('account_exports_running_key').on(t.accountId).where(sql`${t.status} = 'running'`),
+  ],
+);
