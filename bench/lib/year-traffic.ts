@@ -189,9 +189,15 @@ export async function fillYear(client: pg.Client, opts: FillOptions): Promise<Fi
   for (const index of indexes) await client.query(index.def);
   steps.push({ name: `${indexes.length} indexes rebuilt`, ms: performance.now() - indexStarted });
   log(`  ${indexes.length} indexes rebuilt in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`);
-  await step('shipment_counts (rebuilt)', 'select dakiya_rebuild_shipment_counts()');
+  await step('shipment counters and daily totals (rebuilt)', 'select dakiya_rebuild_shipment_counts()');
   const vacuumStarted = performance.now();
-  for (const table of [...BULK_TABLES, 'shipment_counts', 'shipment_facet_counts', 'rto_history'])
+  for (const table of [
+    ...BULK_TABLES,
+    'shipment_counts',
+    'shipment_facet_counts',
+    'shipment_daily_totals',
+    'rto_history',
+  ])
     await client.query(`vacuum (analyze) ${table}`);
   steps.push({ name: 'vacuum analyze', ms: performance.now() - vacuumStarted });
   const totalMs = performance.now() - started;

@@ -39,6 +39,37 @@ export function formatDay(day: IndiaDay): string {
   return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
+/** The instant an India calendar day begins. */
+export const indiaDayStartOf = (day: IndiaDay): Date => new Date(day * DAY_MS - IST_OFFSET_MS);
+
+/** An inclusive range of instants, to the millisecond. */
+export interface InstantRange {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * An inclusive range cut at India's midnights: the whole calendar days inside it (first to last,
+ * none when `days` is null) and the parts left at its ends, for totals kept per day (whole days
+ * summed, the edges counted).
+ */
+export function splitIntoIndiaDays({ from, to }: InstantRange): {
+  days: { first: IndiaDay; last: IndiaDay } | null;
+  edges: InstantRange[];
+} {
+  const fromDay = indiaDayOf(from);
+  const first = indiaDayStartOf(fromDay).getTime() === from.getTime() ? fromDay : fromDay + 1;
+  // A day is inside when its last millisecond is: the day before the one that begins after `to`.
+  const last = indiaDayOf(new Date(to.getTime() + 1)) - 1;
+  if (first > last) return { days: null, edges: from.getTime() <= to.getTime() ? [{ from, to }] : [] };
+  const edges: InstantRange[] = [];
+  const daysStart = indiaDayStartOf(first);
+  const daysEnd = indiaDayStartOf(last + 1);
+  if (from.getTime() < daysStart.getTime()) edges.push({ from, to: new Date(daysStart.getTime() - 1) });
+  if (daysEnd.getTime() <= to.getTime()) edges.push({ from: daysEnd, to });
+  return { days: { first, last }, edges };
+}
+
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function parseDay(text: string): IndiaDay {

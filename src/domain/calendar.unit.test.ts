@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  splitIntoIndiaDays,
   createCalendar,
   formatDay,
   indiaDayOf,
@@ -147,5 +148,63 @@ describe('holidays.json', () => {
   it('builds a calendar from a plain list', () => {
     const custom = createCalendar([{ date: '2026-06-16', name: 'Test day' }]);
     expect(formatDay(custom.nextWorkingDay(day('2026-06-15')))).toBe('2026-06-17');
+  });
+});
+
+describe('splitIntoIndiaDays', () => {
+  const at = (iso: string) => new Date(iso);
+  // 2026-11-01 in India began at 2026-10-31T18:30:00Z.
+  it.each([
+    [
+      'whole days, midnight to last millisecond',
+      '2026-10-31T18:30:00.000Z',
+      '2026-11-02T18:29:59.999Z',
+      ['2026-11-01', '2026-11-02'],
+      [],
+    ],
+    ['one whole day', '2026-10-31T18:30:00.000Z', '2026-11-01T18:29:59.999Z', ['2026-11-01', '2026-11-01'], []],
+    [
+      'edges on both sides',
+      '2026-10-31T20:00:00.000Z',
+      '2026-11-03T06:00:00.000Z',
+      ['2026-11-02', '2026-11-02'],
+      [
+        ['2026-10-31T20:00:00.000Z', '2026-11-01T18:29:59.999Z'],
+        ['2026-11-02T18:30:00.000Z', '2026-11-03T06:00:00.000Z'],
+      ],
+    ],
+    [
+      'an end at the next midnight itself is an edge of one millisecond',
+      '2026-10-31T18:30:00.000Z',
+      '2026-11-01T18:30:00.000Z',
+      ['2026-11-01', '2026-11-01'],
+      [['2026-11-01T18:30:00.000Z', '2026-11-01T18:30:00.000Z']],
+    ],
+    [
+      'inside one day',
+      '2026-11-01T01:00:00.000Z',
+      '2026-11-01T09:00:00.000Z',
+      null,
+      [['2026-11-01T01:00:00.000Z', '2026-11-01T09:00:00.000Z']],
+    ],
+    [
+      'across one midnight, no whole day',
+      '2026-11-01T12:00:00.000Z',
+      '2026-11-02T12:00:00.000Z',
+      null,
+      [['2026-11-01T12:00:00.000Z', '2026-11-02T12:00:00.000Z']],
+    ],
+    [
+      'a single instant',
+      '2026-11-01T12:00:00.000Z',
+      '2026-11-01T12:00:00.000Z',
+      null,
+      [['2026-11-01T12:00:00.000Z', '2026-11-01T12:00:00.000Z']],
+    ],
+    ['from after to', '2026-11-02T00:00:00.000Z', '2026-11-01T00:00:00.000Z', null, []],
+  ] as const)('%s', (_name, from, to, days, edges) => {
+    const split = splitIntoIndiaDays({ from: at(from), to: at(to) });
+    expect(split.days && [formatDay(split.days.first), formatDay(split.days.last)]).toEqual(days && [...days]);
+    expect(split.edges.map((e) => [e.from.toISOString(), e.to.toISOString()])).toEqual(edges.map((e) => [...e]));
   });
 });

@@ -307,6 +307,7 @@ export const NOT_PERSONAL: Record<string, string> = {
   sandbox_parcels: 'AWBs and test scenarios',
   server_secrets: "the server's own secrets",
   shipment_counts: 'counts by status, zone and courier',
+  shipment_daily_totals: 'counts and order values by day, store and status',
   shipment_facet_counts: 'counts by facet',
   shipment_milestones: 'milestone names',
   store_logos: "the merchant's logos",

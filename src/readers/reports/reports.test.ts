@@ -97,6 +97,30 @@ describe('POST /reports', () => {
       },
     });
     expect(Object.keys(response.json().payload.summary)).toEqual([...SHIPMENT_STATUSES, 'total_shipments']);
+
+    // Whole India days are summed from the daily totals, the parts of days at a range's ends
+    // counted on the shipments: the same range to its last millisecond (thirty whole days, no
+    // edge), and ranges inside one day, which see only what was created within them.
+    const summaryOf = async (start_date_time: string, end_date_time: string) => {
+      const answer = await report(m.apiKey, { start_date_time, end_date_time, shipment_type: 'forward' });
+      expect(answer.statusCode).toBe(200);
+      return answer.json().payload.summary;
+    };
+    const summary = response.json().payload.summary;
+    expect(await summaryOf('2026-10-31T18:30:00.000Z', '2026-11-30T18:29:59.999Z')).toEqual(summary);
+    expect(await summaryOf('2026-11-30T18:29:59.000Z', '2026-11-30T18:30:00.000Z')).toMatchObject({
+      pending: { count: 2, sum_of_prepaid_orders: 0, sum_of_cod_orders: 998 * 2 },
+      total_shipments: 2,
+    });
+    expect(await summaryOf('2026-10-31T18:29:59.999Z', '2026-10-31T18:29:59.999Z')).toMatchObject({
+      pending: { count: 1, sum_of_prepaid_orders: 998, sum_of_cod_orders: 0 },
+      total_shipments: 1,
+    });
+    // The day before the range, whole, plus the range's first day: the edge shipment and the first.
+    expect(await summaryOf('2026-10-30T18:30:00.000Z', '2026-11-01T18:29:59.999Z')).toMatchObject({
+      pending: { count: 2, sum_of_prepaid_orders: 998 * 2, sum_of_cod_orders: 0 },
+      total_shipments: 2,
+    });
   });
 
   it('answers the five return statuses, zeros included, as VELOCITY.md shows: no return was created in this range', async () => {

@@ -72,6 +72,20 @@ describe('the exact counts kept by triggers', () => {
           ) f group by 1, 2, 3 order by 1, 2, 3`,
     );
     expect(facets).toEqual(facetRecount);
+    // The daily totals the reports and the created_at range total read (migration 0076).
+    const daily = await queryRows(
+      ctx.database.db,
+      sql`select account_id, day::text as day, store_id, status, is_cod, sum(shipments)::int as n, sum(value_paise)::text as paise
+            from shipment_daily_totals group by 1, 2, 3, 4, 5 having sum(shipments) <> 0 order by 1, 2, 3, 4, 5`,
+    );
+    const dailyRecount = await queryRows(
+      ctx.database.db,
+      sql`select account_id, ((created_at + interval '330 minutes') at time zone 'UTC')::date::text as day,
+                 coalesce(store_id::text, '') as store_id, status, is_cod, count(*)::int as n, sum(total_price_paise)::text as paise
+            from shipments group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`,
+    );
+    expect(daily).toEqual(dailyRecount);
+    expect(daily.length).toBeGreaterThan(9);
   });
 });
 

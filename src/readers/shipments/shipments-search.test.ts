@@ -33,6 +33,27 @@ describe('date ranges (inclusive; Unix seconds, or milliseconds from 10^12)', ()
       [2, 3],
     ],
     ['created_at is the default field', { start_time: s('2026-11-20T06:37:00Z') }, [7, 8]],
+    // Whole India days are totalled from shipment_daily_totals, the rest counted (filtered() checks the total).
+    [
+      'created_at, a whole India day',
+      { date_field: 'created_at', start_time: ms('2026-11-19T18:30:00Z'), end_time: ms('2026-11-20T18:29:59.999Z') },
+      [...ALL],
+    ],
+    [
+      'created_at, whole days with an edge',
+      { start_time: ms('2026-11-15T18:30:00Z'), end_time: ms('2026-11-20T06:33:00Z') },
+      [0, 1, 2, 3],
+    ],
+    [
+      'created_at, whole days and a store',
+      { start_time: ms('2026-11-01T18:30:00Z'), end_time: ms('2026-11-30T18:29:59.999Z'), store_name: 'fashion-hub' },
+      [0, 3, 6],
+    ],
+    [
+      'created_at, whole days and stores that include none of the fixture',
+      { start_time: ms('2026-11-01T18:30:00Z'), store_name: 'no-such-store' },
+      [],
+    ],
     ['only an end', { end_time: s('2026-11-20T06:30:00Z') }, [0]],
     [
       'order_date, seconds',

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRowsByKey } from '../../base/db/client.js';
-import { shipmentCounts, shipmentFacetCounts, shipments } from '../../base/db/schema.js';
+import { shipmentCounts, shipmentDailyTotals, shipmentFacetCounts, shipments } from '../../base/db/schema.js';
+import { formatDay, splitIntoIndiaDays } from '../../domain/calendar.js';
 import { ELEMENT_COLUMNS, ELEMENT_JOINS, type ElementRow } from './shipment-element.repository.js';
 import { conditions, type ShipmentFilters } from './shipment-filters.repository.js';
 import { COUNTER_STATUS_COLUMNS, needsRows, statusFilter } from './status-filter.js';
@@ -79,6 +80,56 @@ function facetTotal(db: Executor, accountId: string, f: ShipmentFilters, key: ke
   return undefined;
 }
 
+/** The widest instants a created_at range without a bound stands for. */
+const EARLIEST = new Date(0);
+const LATEST = new Date('9999-12-30T00:00:00Z');
+
+/**
+ * The exact count of a created_at range (with or without a store filter, nothing else): its whole
+ * India days summed from shipment_daily_totals, the parts of days at its ends counted on the
+ * account's created_at index, so a year's range reads 365 days' rows rather than a year's index.
+ */
+function createdRangeTotal(db: Executor, accountId: string, f: ShipmentFilters): SQLWrapper | undefined {
+  const active = activeFilters(f).filter((key) => key !== 'storeIds');
+  const range = f.dateRanges?.created_at;
+  if (active.length !== 1 || active[0] !== 'dateRanges' || !range || Object.keys(f.dateRanges!).length !== 1)
+    return undefined;
+  const { days, edges } = splitIntoIndiaDays({ from: range.from ?? EARLIEST, to: range.to ?? LATEST });
+  // The daily totals key a store by its id as text ('' for none), which the ids compare equal to.
+  const inStores = (column: Parameters<typeof inArray>[0]) => (f.storeIds ? [inArray(column, f.storeIds)] : []);
+  const parts = edges.map(
+    (edge) =>
+      sql`(${db
+        .select({ n: count() })
+        .from(shipments)
+        .where(
+          and(
+            eq(shipments.accountId, accountId),
+            gte(shipments.createdAt, edge.from),
+            lte(shipments.createdAt, edge.to),
+            ...inStores(shipments.storeId),
+          ),
+        )})`,
+  );
+  if (days) {
+    const d = shipmentDailyTotals;
+    parts.push(
+      sql`(${db
+        .select({ n: sql`coalesce(sum(${d.shipments}), 0)` })
+        .from(d)
+        .where(
+          and(
+            eq(d.accountId, accountId),
+            gte(d.day, formatDay(days.first)),
+            lte(d.day, formatDay(days.last)),
+            ...inStores(d.storeId),
+          ),
+        )})`,
+    );
+  }
+  return sql`select ${parts.length === 0 ? sql`0` : sql.join(parts, sql` + `)} as total`;
+}
+
 /**
  * The query that counts the shipments matching the filters, or 0 when nothing can match (store
  * names or order ids the account does not have). Equality filters (and attempt ranges) are
@@ -91,6 +142,7 @@ function countQuery(db: Executor, accountId: string, filters: ShipmentFilters): 
   return (
     (countable(filters) && countedTotal(db, accountId, filters)) ||
     (active.length === 1 && facetTotal(db, accountId, filters, active[0]!)) ||
+    createdRangeTotal(db, accountId, filters) ||
     db
       .select({ total: count() })
       .from(shipments)

@@ -9,7 +9,6 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  smallint,
   text,
   uniqueIndex,
   uuid,
@@ -250,70 +249,6 @@ export const shipments = pgTable(
       .on(t.updatedAt)
       .where(sql`${t.buyerAnonymisedAt} is null and ${t.status} in ('delivered', 'rto_delivered', 'cancelled')`),
   ],
-);
-
-/**
- * Exact shipment counts per account and combination of the listing's equality filters, kept by
- * triggers on shipments (migration 0005). Counting 300,000 shipments row by row costs tens of
- * milliseconds on every listing request; summing the few thousand combinations an account has
- * costs about one. Absent values are stored as '' (no filter asks for ''), so the key has no nulls.
- */
-export const shipmentCounts = pgTable(
-  'shipment_counts',
-  {
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    status: text('status').notNull(),
-    subStatus: text('sub_status').notNull(),
-    channel: text('channel').notNull(),
-    zone: text('zone').notNull(),
-    isCod: boolean('is_cod').notNull(),
-    carrierId: text('carrier_id').notNull(),
-    attemptCount: integer('attempt_count').notNull(),
-    ndrReason: text('ndr_reason').notNull(),
-    rtoReason: text('rto_reason').notNull(),
-    /** Which of the key's rows: see COUNT_SHARDS in migration 0023. A count is the sum over them. */
-    shard: smallint('shard').notNull().default(0),
-    shipments: bigint('shipments', { mode: 'number' }).notNull(),
-  },
-  (t) => [
-    primaryKey({
-      name: 'shipment_counts_pkey',
-      columns: [
-        t.accountId,
-        t.status,
-        t.subStatus,
-        t.channel,
-        t.zone,
-        t.isCod,
-        t.carrierId,
-        t.attemptCount,
-        t.ndrReason,
-        t.rtoReason,
-        t.shard,
-      ],
-    }),
-  ],
-);
-
-/**
- * Shipments per account and one value of a filter the combinations above leave out (too many
- * values to multiply in): `warehouse` and `store` (ids, '' for no store), `sku` and `tag`. Kept by
- * the same triggers. A shipment counts once per distinct value it carries.
- */
-export const shipmentFacetCounts = pgTable(
-  'shipment_facet_counts',
-  {
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    facet: text('facet').notNull(),
-    value: text('value').notNull(),
-    shard: smallint('shard').notNull().default(0),
-    shipments: bigint('shipments', { mode: 'number' }).notNull(),
-  },
-  (t) => [primaryKey({ name: 'shipment_facet_counts_pkey', columns: [t.accountId, t.facet, t.value, t.shard] })],
 );
 
 export const shipmentMilestones = pgTable(
