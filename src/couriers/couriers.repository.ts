@@ -51,6 +51,8 @@ export async function insertPoll(db: Executor, accountId: string, values: NewPol
  * at the same moment take different rows; the lease keeps a row from being taken again while its
  * courier call runs, outside any transaction. A process that dies mid-call frees its rows when
  * the lease runs out. The courier's queue spans accounts, so this query alone is not scoped by one.
+ * The leased rows are updated through `= any(array(...))`, one primary-key probe each: joined to
+ * the CTE instead, the planner hashed the whole queue (14,347 rows at a year) to update 500.
  */
 export async function leaseDue(
   db: Executor,
@@ -75,7 +77,7 @@ export async function leaseDue(
       for update skip locked
     )
     update courier_polls p set lease_until = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
-    from due where p.subject_id = due.subject_id
+    where p.subject_id = any(array(select subject_id from due))
     returning p.subject_id, p.journey, p.account_id, p.carrier_id, p.awb, p.booked_at, p.next_poll_at, p.failures`,
   );
   return rows.map((row) => ({
