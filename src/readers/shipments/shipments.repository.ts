@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { type Executor, queryPreparedRowsByKey } from '../../base/db/client.js';
+import { and, asc, count, desc, eq, gte, inArray, lte, ne, SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { type Executor, queryPreparedRowsByKey, queryRows } from '../../base/db/client.js';
 import { shipmentCounts, shipmentDailyTotals, shipmentFacetCounts, shipments } from '../../base/db/schema.js';
 import { formatDay, splitIntoIndiaDays } from '../../domain/calendar.js';
 import { ELEMENT_COLUMNS, ELEMENT_JOINS, type ElementRow } from './shipment-element.repository.js';
@@ -154,7 +154,11 @@ function countQuery(db: Executor, accountId: string, filters: ShipmentFilters): 
 export async function countShipments(db: Executor, accountId: string, filters: ShipmentFilters): Promise<number> {
   const query = countQuery(db, accountId, filters);
   if (query === 0) return 0;
-  const [row] = await (query as unknown as Promise<{ total: string | number }[]>);
+  // A query builder, or createdRangeTotal's plain statement.
+  const [row] =
+    query instanceof SQL
+      ? await queryRows<{ total: string | number }>(db, query)
+      : await (query as unknown as Promise<{ total: string | number }[]>);
   return Number(row!.total);
 }
 
