@@ -274,3 +274,12 @@ export async function idsOfAccount(db: Executor, accountId: string): Promise<str
     .where(eq(accountExports.accountId, accountId));
   return rows.map((row) => row.id);
 }
+
+/** The account's exports, deleted (an erasure withdraws them: they may hold the buyer); their ids. */
+export async function deleteExportsOf(db: Executor, accountId: string): Promise<string[]> {
+  const rows = await db
+    .delete(accountExports)
+    .where(eq(accountExports.accountId, accountId))
+    .returning({ id: accountExports.id });
+  return rows.map((row) => row.id);
+}

@@ -143,6 +143,11 @@ export function createAccountExports({ db, clock, dir, keepHours, recordAudit, o
     return { exports: expired.length, files };
   }
 
+  /** The archives of exports whose rows are gone (an erasure withdrew them). */
+  async function removeArchives(ids: string[]) {
+    for (const id of ids) await rm(exportFiles(dir, id).archive, { force: true });
+  }
+
   /** An account's archives, removed as the account is deleted (its rows go with the account's). */
   async function removeFilesOf(accountId: string) {
     for (const id of await repo.idsOfAccount(db, accountId)) await rm(exportFiles(dir, id).archive, { force: true });
@@ -202,6 +207,7 @@ export function createAccountExports({ db, clock, dir, keepHours, recordAudit, o
     runPending,
     pruneExpired,
     removeFilesOf,
+    removeArchives,
     /** The operator's export of an account, written now by this process (the CLI): the export and its archive's path. */
     async exportNow(accountId: string) {
       if ((await repo.accountName(db, accountId)) === undefined) throw notFound(`no account ${accountId}`);

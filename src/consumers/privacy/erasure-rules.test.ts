@@ -1,7 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { admin, post, V1 } from '../../../test/kit/http.js';
+import { admin, authed, post, V1 } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -48,6 +51,9 @@ async function bookFor(m: { apiKey: string; warehouseId: string }, who: Record<s
   }
   return booked;
 }
+
+/** An export archive's bytes as text: tar headers and the files' lines, enough to look for a value. */
+const readArchiveText = (file: string) => gunzipSync(readFileSync(file)).toString('utf8');
 
 const orderRow = async (id: string) =>
   (await queryRows<Record<string, unknown>>(ctx.database.db, sql`select * from orders where id = ${id}`))[0]!;
@@ -136,7 +142,7 @@ describe('POST /buyer-erasures: what it changes', () => {
     expect(data.found).toEqual({ orders: 2, shipments: 2, returns: 0, return_requests: 0, exchanges: 0, refunds: 0 });
     expect(data.erased).toMatchObject({ orders: 2, shipments: 2 });
     expect(data.erased.events).toBeGreaterThanOrEqual(4);
-    expect(data.deleted).toEqual({ rto_history: 2, return_request_photos: 0 });
+    expect(data.deleted).toEqual({ rto_history: 2, return_request_photos: 0, account_exports: 0 });
 
     const after = await orderRow(first.order_id);
     expect(after).toEqual({
@@ -214,5 +220,41 @@ describe('POST /buyer-erasures: what it changes', () => {
       sql`select actor_type from audit_log where account_id = ${m.id} and action = 'buyer.erased'`,
     );
     expect(entry).toEqual({ actor_type: 'operator' });
+  });
+
+  it("withdraws the account's export archives, which hold the buyer, and leaves another account's", async () => {
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
+    const who = buyer();
+    await bookFor(m, who);
+    await bookFor(other, who);
+    const exportOf = async (apiKey: string) => {
+      const started = await post(ctx, apiKey, `${V1}/account/exports`, {});
+      expect(started.statusCode, started.body).toBe(202);
+      return started.json().data.id as string;
+    };
+    const mine = await exportOf(m.apiKey);
+    const theirs = await exportOf(other.apiKey);
+    await ctx.app.accountExports.runPending();
+    const archive = (id: string) => path.join(ctx.dataDir, 'exports', `${id}.tar.gz`);
+    expect([existsSync(archive(mine)), existsSync(archive(theirs))]).toEqual([true, true]);
+    expect(readArchiveText(archive(mine))).toContain(who.billing_email);
+
+    const answer = await post(ctx, m.apiKey, ERASE, { phone: who.billing_phone });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().data.deleted).toEqual({ rto_history: 1, return_request_photos: 0, account_exports: 1 });
+    expect([existsSync(archive(mine)), existsSync(archive(theirs))]).toEqual([false, true]);
+    const gone = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/account/exports/${mine}`,
+      headers: authed(m.apiKey),
+    });
+    expect(gone.statusCode).toBe(404);
+    const kept = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/account/exports/${theirs}`,
+      headers: authed(other.apiKey),
+    });
+    expect([kept.statusCode, kept.json().data.status]).toEqual([200, 'ready']);
   });
 });

@@ -6,6 +6,7 @@ import type { Actor } from '../../domain/access/permissions.js';
 import { DomainError } from '../../domain/errors.js';
 import { type BuyerValues, noBuyerValues } from '../../domain/privacy/buyer-scrub.js';
 import type { RecordAudit } from '../../tenancy/audit/audit.js';
+import * as exportRepo from './account-export.repository.js';
 import * as repo from './erasure.repository.js';
 import { scrubBuyerCopies } from './buyer-copies.js';
 import { PRIVACY_ERRORS } from './privacy.errors.js';
@@ -24,7 +25,7 @@ export interface ErasureAnswer {
   /** Rows whose copies of the buyer were replaced, by table (tables with none left out). */
   erased: Record<string, number>;
   /** Rows removed: the RTO history kept by the buyer's phone, the photos of their return requests. */
-  deleted: { rto_history: number; return_request_photos: number };
+  deleted: { rto_history: number; return_request_photos: number; account_exports: number };
 }
 
 /**
@@ -33,11 +34,22 @@ export interface ErasureAnswer {
  * phone and their photos removed, and an audit entry that says an erasure happened and by whom,
  * without the data. Their orders, shipments and money stay: the merchant's records.
  */
-export function createErasure({ db, clock, recordAudit }: { db: Db; clock: Clock; recordAudit: RecordAudit }) {
+export function createErasure({
+  db,
+  clock,
+  recordAudit,
+  removeArchives,
+}: {
+  db: Db;
+  clock: Clock;
+  recordAudit: RecordAudit;
+  /** The files of the exports an erasure withdrew, removed once it has committed. */
+  removeArchives: (exportIds: string[]) => Promise<void>;
+}) {
   return {
     async erase(actor: Actor, who: repo.BuyerQuery): Promise<ErasureAnswer> {
       const { accountId } = actor;
-      return db.transaction(async (tx) => {
+      const answer = await db.transaction(async (tx) => {
         const subjects = await repo.findSubjects(tx, accountId, who);
         if (subjects.orders.length + subjects.returns.length + subjects.requests.length === 0) {
           throw PRIVACY_ERRORS.buyer_not_found.error(
@@ -62,7 +74,12 @@ export function createErasure({ db, clock, recordAudit }: { db: Db; clock: Clock
           phones: who.phone ? [who.phone] : [],
           emails: who.email ? [who.email] : [],
         };
-        const { erased, deleted } = await scrubBuyerCopies(tx, accountId, subjects, asked, 'erasure');
+        const scrubbed = await scrubBuyerCopies(tx, accountId, subjects, asked, 'erasure');
+        // The account's export archives hold the buyer as they were (one being written may have
+        // read them already): withdrawn with the erasure, the writer finding its export gone.
+        const withdrawn = await exportRepo.deleteExportsOf(tx, accountId);
+        const { erased } = scrubbed;
+        const deleted = { ...scrubbed.deleted, account_exports: withdrawn.length };
         await markAnonymised(tx, accountId, subjects, clock.now());
         const answer: ErasureAnswer = {
           erasure_id: randomUUID(),
@@ -89,8 +106,10 @@ export function createErasure({ db, clock, recordAudit }: { db: Db; clock: Clock
             deleted,
           },
         });
-        return answer;
+        return { answer, withdrawn };
       });
+      await removeArchives(answer.withdrawn);
+      return answer.answer;
     },
   };
 }

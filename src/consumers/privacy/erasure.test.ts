@@ -95,7 +95,7 @@ describe("a buyer's erasure", () => {
         refunds: 1,
         channel_orders: 1,
       },
-      deleted: { rto_history: 1, return_request_photos: 0 },
+      deleted: { rto_history: 1, return_request_photos: 0, account_exports: 0 },
     });
     expect(await findTraces(world.ctx.database.db, buyerNeedles(world.buyer))).toEqual([]);
   });

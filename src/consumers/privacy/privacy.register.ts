@@ -36,7 +36,6 @@ export function registerPrivacy(
   { db, clock, settings }: { db: Db; clock: Clock; settings: { privacy: PrivacySettings; database: DatabaseSettings } },
 ) {
   const recordAudit = auditRecorder(clock);
-  const erasure = createErasure({ db, clock, recordAudit });
   const anonymisation = createAnonymisation({
     db,
     clock,
@@ -52,6 +51,7 @@ export function registerPrivacy(
     recordAudit,
     onError: (error) => host.log.error({ err: error }, 'account export failed'),
   });
+  const erasure = createErasure({ db, clock, recordAudit, removeArchives: accountExports.removeArchives });
   const accountDeletion = createAccountDeletion({
     db,
     clock,

@@ -66,6 +66,9 @@ const ErasureAnswer = Type.Object(
       deleted: Type.Object({
         rto_history: Count("RTO history kept by the buyer's phone."),
         return_request_photos: Count('Photos the buyer sent with return requests.'),
+        account_exports: Count(
+          "The account's export archives, withdrawn with their files: written before the erasure, they hold the buyer.",
+        ),
       }),
     }),
   },
@@ -84,7 +87,7 @@ const ErasureAnswer = Type.Object(
             returns: 1,
             return_requests: 1,
           },
-          deleted: { rto_history: 1, return_request_photos: 2 },
+          deleted: { rto_history: 1, return_request_photos: 2, account_exports: 0 },
         },
       },
     ],
