@@ -252,6 +252,18 @@ const withPhoto = await (async () => {
 })();
 const toReattempt = await failedDelivery();
 const toReturn = await failedDelivery();
+// An export of the fuzz account, written before the buyers to erase exist (an erasure withdraws
+// the archives that may hold its buyer), for its progress and archive routes; the fuzzed POST
+// starts another (then 409s: the job does not run here, so it stays running).
+const accountExport = (
+  await ctx.app.inject({
+    method: 'POST',
+    url: '/custom/api/v1/account/exports',
+    headers: { authorization: account.apiKey },
+  })
+).json().data as { id: string };
+await ctx.app.accountExports.runPending();
+ctx.clock.advance(1000);
 /** Buyers to erase, each with a delivered order of their own phone: an erasure finds its buyer by it. */
 const erasable = async (phone: string) => {
   const shipment = (
@@ -266,16 +278,6 @@ const erasable = async (phone: string) => {
 const toErase = await erasable('9000011111');
 // An account for the operator's deletion to delete (the fuzz account itself must live on).
 const doomedAccount = await ctx.createAccount('Fuzz Doomed');
-// An export of the fuzz account, written, for its progress and archive routes; the fuzzed POST
-// starts another (then 409s: the job does not run here, so it stays running).
-const accountExport = (
-  await ctx.app.inject({
-    method: 'POST',
-    url: '/custom/api/v1/account/exports',
-    headers: { authorization: account.apiKey },
-  })
-).json().data as { id: string };
-await ctx.app.accountExports.runPending();
 const toEraseByOperator = await erasable('9000022222');
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json()
   .data.action_id as string;

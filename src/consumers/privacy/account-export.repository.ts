@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
 import { accountExports } from '../../base/db/schema.js';
 
@@ -275,11 +275,19 @@ export async function idsOfAccount(db: Executor, accountId: string): Promise<str
   return rows.map((row) => row.id);
 }
 
-/** The account's exports, deleted (an erasure withdraws them: they may hold the buyer); their ids. */
-export async function deleteExportsOf(db: Executor, accountId: string): Promise<string[]> {
+/**
+ * The account's exports that may hold what was written at `since` or later, deleted (an erasure
+ * withdraws them): those being written and those finished since; their ids.
+ */
+export async function deleteExportsSince(db: Executor, accountId: string, since: Date): Promise<string[]> {
   const rows = await db
     .delete(accountExports)
-    .where(eq(accountExports.accountId, accountId))
+    .where(
+      and(
+        eq(accountExports.accountId, accountId),
+        or(isNull(accountExports.finishedAt), gte(accountExports.finishedAt, since)),
+      ),
+    )
     .returning({ id: accountExports.id });
   return rows.map((row) => row.id);
 }

@@ -233,3 +233,16 @@ export async function accountContacts(tx: Executor, accountId: string): Promise<
   );
   return rows.map((r) => r.value).filter((v): v is string => v !== null && v !== '');
 }
+
+/** When the first of the buyer's orders, returns and return requests was written. */
+export async function firstWritten(db: Executor, accountId: string, subjects: Subjects): Promise<Date> {
+  const [row] = await queryRows<{ at: string | Date }>(
+    db,
+    sql`select min(at) as at from (
+          select min(created_at) as at from orders where account_id = ${accountId} and id = any(${uuids(subjects.orders)})
+          union all select min(created_at) from returns where account_id = ${accountId} and id = any(${uuids(subjects.returns)})
+          union all select min(created_at) from return_requests where account_id = ${accountId} and id = any(${uuids(subjects.requests)})
+        ) firsts`,
+  );
+  return new Date(row!.at);
+}

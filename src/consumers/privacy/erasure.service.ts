@@ -75,9 +75,11 @@ export function createErasure({
           emails: who.email ? [who.email] : [],
         };
         const scrubbed = await scrubBuyerCopies(tx, accountId, subjects, asked, 'erasure');
-        // The account's export archives hold the buyer as they were (one being written may have
-        // read them already): withdrawn with the erasure, the writer finding its export gone.
-        const withdrawn = await exportRepo.deleteExportsOf(tx, accountId);
+        // The account's export archives that may hold the buyer as they were (being written, or
+        // finished since the buyer's first order, return or request): withdrawn with the erasure,
+        // a writer finding its export gone. Older archives cannot hold them and stay.
+        const since = await repo.firstWritten(tx, accountId, subjects);
+        const withdrawn = await exportRepo.deleteExportsSince(tx, accountId, since);
         const { erased } = scrubbed;
         const deleted = { ...scrubbed.deleted, account_exports: withdrawn.length };
         await markAnonymised(tx, accountId, subjects, clock.now());
