@@ -189,5 +189,7 @@ export const channelWritebacks = pgTable(
     uniqueIndex('channel_writebacks_event_key').on(t.eventId, t.kind),
     index('channel_writebacks_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('channel_writebacks_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
+    // The pruning job's: finished write-backs, oldest first (consumers/retention).
+    index('channel_writebacks_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
   ],
 );

@@ -70,6 +70,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_endpoint_idx').on(t.accountId, t.endpointId, t.createdAt),
     // The pruning job's: finished deliveries, oldest first (consumers/retention).
     index('webhook_deliveries_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
+    // The events' pruning asks whether a delivery still holds an event; an account's deletion too.
+    index('webhook_deliveries_event_idx').on(t.eventId),
   ],
 );
 

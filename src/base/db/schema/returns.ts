@@ -82,8 +82,16 @@ export const returns = pgTable(
     updatedAt: timestamptz('updated_at').notNull(),
     /** When its buyer's data was anonymised (consumers/privacy), a while after it finished; null before. */
     buyerAnonymisedAt: timestamptz('buyer_anonymised_at'),
+    /** When its scans but the last were pruned (consumers/retention), a while after it finished; null before. */
+    historyPrunedAt: timestamptz('history_pruned_at'),
   },
   (t) => [
+    // The pruning job's pick: finished returns whose scans are all still kept, oldest first.
+    index('returns_history_kept_idx')
+      .on(t.updatedAt)
+      .where(
+        sql`${t.historyPrunedAt} is null and ${t.status} in ('return_delivered', 'return_cancelled', 'return_lost')`,
+      ),
     // The anonymisation job's pick of returns of no forward shipment of Dakiya's (those go with it).
     index('returns_buyer_in_clear_idx')
       .on(t.updatedAt)

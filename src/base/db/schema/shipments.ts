@@ -211,6 +211,8 @@ export const shipments = pgTable(
     pickupId: uuid('pickup_id').references(() => pickups.id),
     /** When its buyer's data was anonymised (consumers/privacy), a while after it finished; null before. */
     buyerAnonymisedAt: timestamptz('buyer_anonymised_at'),
+    /** When its scans but the last were pruned (consumers/retention), a while after it finished; null before. */
+    historyPrunedAt: timestamptz('history_pruned_at'),
   },
   (t) => [
     uniqueIndex('shipments_awb_key').on(t.awb),
@@ -248,6 +250,10 @@ export const shipments = pgTable(
     index('shipments_buyer_in_clear_idx')
       .on(t.updatedAt)
       .where(sql`${t.buyerAnonymisedAt} is null and ${t.status} in ('delivered', 'rto_delivered', 'cancelled')`),
+    // The pruning job's pick: finished shipments whose scans are all still kept, oldest first.
+    index('shipments_history_kept_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.historyPrunedAt} is null and ${t.status} in ('delivered', 'rto_delivered', 'cancelled')`),
   ],
 );
 
