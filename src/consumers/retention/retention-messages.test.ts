@@ -125,6 +125,10 @@ describe('retention of customer e-mails and buyer messages', () => {
         kept_scans: 0,
         audit_log: 0,
         idempotency_keys: 0,
+        channel_writebacks: 0,
+        tracking_events: 0,
+        return_events: 0,
+        events: 0,
       },
       before: {
         webhook_deliveries: '2026-10-21T06:30:00.000Z',
@@ -134,6 +138,10 @@ describe('retention of customer e-mails and buyer messages', () => {
         kept_scans: '2026-05-24T06:30:00.000Z',
         audit_log: '2025-11-20T06:30:00.000Z',
         idempotency_keys: '2026-11-19T06:30:00.000Z',
+        channel_writebacks: '2026-10-21T06:30:00.000Z',
+        tracking_events: '2025-11-20T06:30:00.000Z',
+        return_events: '2025-11-20T06:30:00.000Z',
+        events: '2026-08-22T06:30:00.000Z',
       },
     });
     // Row for row: the old ones gone, every other row of the tables (the bookings' own) untouched.

@@ -128,3 +128,19 @@ export const pruneIdempotencyKeys = (db: Executor, cutoff: Date, limit: number) 
     { table: 'idempotency_keys', key: ['account_id', 'key'], where: before('created_at', cutoff), by: 'created_at' },
     limit,
   );
+
+/**
+ * Finished write-backs to stores (done, failed or skipped) last changed before `cutoff`: the store
+ * has the fulfilment or gave up on it; a pending one is live work, whatever its age.
+ */
+export const pruneFinishedWritebacks = (db: Executor, cutoff: Date, limit: number) =>
+  deleteOldest(
+    db,
+    {
+      table: 'channel_writebacks',
+      key: ['id'],
+      where: sql`status <> 'pending' and ${before('updated_at', cutoff)}`,
+      by: 'updated_at',
+    },
+    limit,
+  );

@@ -2,6 +2,8 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Clock } from '../../base/clock.js';
 import type { Executor } from '../../base/db/client.js';
 import { createWorker, type Worker } from '../../events/worker.js';
+import * as history from './retention-history.repository.js';
+import type { HistoryOwner } from './retention-history.repository.js';
 import * as repo from './retention.repository.js';
 import type { RetentionSettings } from './retention.settings.js';
 
@@ -18,72 +20,140 @@ type Periods = RetentionSettings & { idempotencyKeyKeepMs: number };
 type OwnTable =
   | 'webhook_deliveries'
   | 'channel_webhook_receipts'
+  | 'channel_writebacks'
   | 'notifications'
   | 'buyer_messages'
   | 'kept_scans'
   | 'audit_log'
-  | 'idempotency_keys';
+  | 'idempotency_keys'
+  | 'tracking_events'
+  | 'return_events'
+  | 'events';
 type Table = OwnTable | 'webhook_attempts';
+type Removed = Partial<Record<Table, number>>;
 
 /**
- * One kind of row kept to a period: the rows a batch removed, by table (its own rows first; rows
- * that go with them after), at most `limit` of its own.
+ * One kind of row kept to a period: its batches, each one statement of its own that removes at
+ * most about `limit` rows and answers what it removed by table (its own rows first; rows that go
+ * with them after). The run pauses between two batches, and stops when the kind's run ends.
  */
 interface Prunable {
   table: OwnTable;
   keepMs(periods: Periods): number;
-  batch(db: Executor, cutoff: Date, limit: number): Promise<Partial<Record<Table, number>>>;
+  batches(db: Executor, at: { cutoff: Date; now: Date }, limit: number): AsyncIterable<Removed>;
 }
+
+/** Batches of a plain "older than" delete, until one finds fewer than `limit` rows to remove. */
+const untilShort = (
+  table: OwnTable,
+  keepMs: Prunable['keepMs'],
+  batch: (db: Executor, cutoff: Date, limit: number) => Promise<Removed>,
+): Prunable => ({
+  table,
+  keepMs,
+  async *batches(db, { cutoff }, limit) {
+    for (;;) {
+      const gone = await batch(db, cutoff, limit);
+      yield gone;
+      if ((gone[table] ?? 0) < limit) return;
+    }
+  },
+});
+
+/** Scans per parcel, about: a batch of the histories' pruning takes `limit` scans' worth of parcels. */
+const SCANS_PER_PARCEL = 16;
+
+/** Finished parcels' scans, all but each one's last, batch after batch of parcels. */
+const histories = (table: 'tracking_events' | 'return_events', owner: HistoryOwner): Prunable => ({
+  table,
+  keepMs: (p) => p.trackingHistoryDays * DAY_MS,
+  async *batches(db, { cutoff, now }, limit) {
+    const parcels = Math.max(1, Math.floor(limit / SCANS_PER_PARCEL));
+    for (;;) {
+      const gone = await history.pruneFinishedHistories(db, owner, { cutoff, parcels, now });
+      yield { [table]: gone.scans };
+      if (gone.parcels < parcels) return;
+    }
+  },
+});
+
+/**
+ * The event log, window after window in commit order from its start, until a window reaches past
+ * the cutoff or the consumers' place. Each run walks the events it keeps (each subject's last) once:
+ * an index walk, no row written.
+ */
+const eventLog: Prunable = {
+  table: 'events',
+  keepMs: (p) => p.eventsDays * DAY_MS,
+  async *batches(db, { cutoff }, limit) {
+    let after: history.LogPlace | null = null;
+    for (;;) {
+      const { events, scanned, end } = await history.pruneEventWindow(db, { cutoff, after, window: limit });
+      yield { events };
+      if (!end || scanned < limit || end.createdAt >= cutoff) return;
+      after = end;
+    }
+  },
+};
 
 /**
  * The tables that grow with traffic and are not the merchant's records, each with its period
  * (docs/operations.md, Retention). A table is added here, with its setting and a test of its edge.
+ * The logs that name events go before the events, so that one run frees what they held.
  */
 const PRUNABLES: readonly Prunable[] = [
-  {
-    table: 'webhook_deliveries',
-    keepMs: (p) => p.webhookDeliveriesDays * DAY_MS,
-    batch: async (db, cutoff, limit) => {
+  untilShort(
+    'webhook_deliveries',
+    (p) => p.webhookDeliveriesDays * DAY_MS,
+    async (db, cutoff, limit) => {
       const gone = await repo.pruneWebhookDeliveries(db, cutoff, limit);
       return { webhook_deliveries: gone.deliveries, webhook_attempts: gone.attempts };
     },
-  },
-  {
-    table: 'channel_webhook_receipts',
-    keepMs: (p) => p.channelWebhookReceiptsDays * DAY_MS,
-    batch: async (db, cutoff, limit) => ({
+  ),
+  untilShort(
+    'channel_webhook_receipts',
+    (p) => p.channelWebhookReceiptsDays * DAY_MS,
+    async (db, cutoff, limit) => ({
       channel_webhook_receipts: await repo.pruneChannelWebhookReceipts(db, cutoff, limit),
     }),
-  },
-  {
-    table: 'notifications',
-    keepMs: (p) => p.emailsDays * DAY_MS,
-    batch: async (db, cutoff, limit) => ({
+  ),
+  untilShort(
+    'channel_writebacks',
+    (p) => p.channelWritebacksDays * DAY_MS,
+    async (db, cutoff, limit) => ({ channel_writebacks: await repo.pruneFinishedWritebacks(db, cutoff, limit) }),
+  ),
+  untilShort(
+    'notifications',
+    (p) => p.emailsDays * DAY_MS,
+    async (db, cutoff, limit) => ({
       notifications: await repo.pruneFinishedJobs(db, 'notifications', cutoff, limit),
     }),
-  },
-  {
-    table: 'buyer_messages',
-    keepMs: (p) => p.buyerMessagesDays * DAY_MS,
-    batch: async (db, cutoff, limit) => ({
+  ),
+  untilShort(
+    'buyer_messages',
+    (p) => p.buyerMessagesDays * DAY_MS,
+    async (db, cutoff, limit) => ({
       buyer_messages: await repo.pruneFinishedJobs(db, 'buyer_messages', cutoff, limit),
     }),
-  },
-  {
-    table: 'kept_scans',
-    keepMs: (p) => p.keptScansDays * DAY_MS,
-    batch: async (db, cutoff, limit) => ({ kept_scans: await repo.pruneKeptScans(db, cutoff, limit) }),
-  },
-  {
-    table: 'idempotency_keys',
-    keepMs: (p) => p.idempotencyKeyKeepMs,
-    batch: async (db, cutoff, limit) => ({ idempotency_keys: await repo.pruneIdempotencyKeys(db, cutoff, limit) }),
-  },
-  {
-    table: 'audit_log',
-    keepMs: (p) => p.auditLogDays * DAY_MS,
-    batch: async (db, cutoff, limit) => ({ audit_log: await repo.pruneAuditLog(db, cutoff, limit) }),
-  },
+  ),
+  untilShort(
+    'kept_scans',
+    (p) => p.keptScansDays * DAY_MS,
+    async (db, cutoff, limit) => ({ kept_scans: await repo.pruneKeptScans(db, cutoff, limit) }),
+  ),
+  untilShort(
+    'idempotency_keys',
+    (p) => p.idempotencyKeyKeepMs,
+    async (db, cutoff, limit) => ({ idempotency_keys: await repo.pruneIdempotencyKeys(db, cutoff, limit) }),
+  ),
+  untilShort(
+    'audit_log',
+    (p) => p.auditLogDays * DAY_MS,
+    async (db, cutoff, limit) => ({ audit_log: await repo.pruneAuditLog(db, cutoff, limit) }),
+  ),
+  histories('tracking_events', 'shipments'),
+  histories('return_events', 'returns'),
+  eventLog,
 ];
 
 /** Every table a run removes rows of: each kind's own, and those that go with them. */
@@ -125,10 +195,10 @@ export function createRetention(deps: {
     for (const prunable of PRUNABLES) {
       const cutoff = new Date(now - prunable.keepMs(periods));
       report.before[prunable.table] = cutoff.toISOString();
-      for (;;) {
-        const gone = await prunable.batch(db, cutoff, limit);
+      // The pause follows each batch, the last too: a kind's batches say they are done only when asked for the next.
+      for await (const gone of prunable.batches(db, { cutoff, now: new Date(now) }, limit)) {
         for (const [table, rows] of Object.entries(gone) as [Table, number][]) report.pruned[table] += rows;
-        if ((gone[prunable.table] ?? 0) < limit || signal?.aborted) break;
+        if (signal?.aborted) break;
         if (pauseMs > 0) await pause(pauseMs, undefined, { signal }).catch(() => undefined);
       }
     }

@@ -38,6 +38,24 @@ export const retentionSettings = defineSettings({
     min: 180,
     max: 3650,
   }),
+  trackingHistoryDays: count('TRACKING_HISTORY_RETENTION_DAYS', {
+    doc: "days after a shipment or a return finished (delivered, returned to origin, cancelled, lost: its last change) that all its couriers' scans stay in its history; then every scan but the last is pruned by the same job. The parcel's status, times and milestones stay, and so do the merchant's records (orders, shipments, money)",
+    default: 365,
+    min: 30,
+    max: 3650,
+  }),
+  eventsDays: count('EVENTS_RETENTION_DAYS', {
+    doc: "days an event (`GET /events`, the source of webhooks and e-mails) stays in the event log once every consumer has read it; older ones are pruned by the same job, except each subject's last event and those a webhook delivery, e-mail or store write-back still names. A `GET /events` cursor older than this is refused",
+    default: 90,
+    min: 7,
+    max: 3650,
+  }),
+  channelWritebacksDays: count('CHANNEL_WRITEBACKS_RETENTION_DAYS', {
+    doc: 'days a finished write-back to a store (the fulfilment or tracking update sent, given up or skipped) stays listed; older ones are pruned by the same job, pending ones never',
+    default: 30,
+    min: 1,
+    max: 3650,
+  }),
   pruneBatchRows: count('PRUNE_BATCH_ROWS', {
     doc: 'rows the pruning job deletes per statement, each statement its own short transaction, with a pause between them so that requests never wait behind a long delete',
     default: 500,

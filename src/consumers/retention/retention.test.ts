@@ -105,6 +105,10 @@ const NONE = {
   kept_scans: 0,
   audit_log: 0,
   idempotency_keys: 0,
+  channel_writebacks: 0,
+  tracking_events: 0,
+  return_events: 0,
+  events: 0,
 };
 
 const prune = () => ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune', headers: admin });
@@ -144,6 +148,10 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
           kept_scans: '2026-05-24T06:30:00.000Z',
           audit_log: '2025-11-20T06:30:00.000Z',
           idempotency_keys: '2026-11-19T06:30:00.000Z',
+          channel_writebacks: '2026-10-21T06:30:00.000Z',
+          tracking_events: '2025-11-20T06:30:00.000Z',
+          return_events: '2025-11-20T06:30:00.000Z',
+          events: '2026-08-22T06:30:00.000Z',
         },
       },
     });

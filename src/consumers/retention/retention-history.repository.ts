@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../base/db/client.js';
+
+// The pruning of history: couriers' scans of finished parcels and the event log's old entries.
+// Unlike the logs of retention.repository.ts, neither is a plain "older than" delete: a parcel keeps
+// its last scan, and an event goes only once nothing can still need it.
+
+/** A parcel of either kind, its scans' table and the statuses it ends in. */
+const HISTORIES = {
+  shipments: {
+    scans: 'tracking_events',
+    owner: 'shipment_id',
+    finished: sql`('delivered', 'rto_delivered', 'cancelled')`,
+  },
+  returns: {
+    scans: 'return_events',
+    owner: 'return_id',
+    finished: sql`('return_delivered', 'return_cancelled', 'return_lost')`,
+  },
+} as const;
+
+export type HistoryOwner = keyof typeof HISTORIES;
+
+/**
+ * Up to `parcels` shipments (or returns) finished and last changed before `cutoff` lose every scan
+ * but their last (by its place in their history), and are stamped so that no run takes them again:
+ * one statement, so a parcel is never stamped without its scans going, nor the reverse. The parcel's
+ * own columns (status, its times, the milestones) keep what the scans told. Parcels another process
+ * holds are skipped, not waited for. `owner`, and so every name spliced in, is this file's own.
+ */
+export async function pruneFinishedHistories(
+  db: Executor,
+  owner: HistoryOwner,
+  { cutoff, parcels, now }: { cutoff: Date; parcels: number; now: Date },
+): Promise<{ parcels: number; scans: number }> {
+  const { scans, finished } = HISTORIES[owner];
+  const table = sql.raw(owner);
+  const scanTable = sql.raw(scans);
+  const ownerColumn = sql.raw(HISTORIES[owner].owner);
+  const [row] = await queryRows<{ parcels: number; scans: number }>(
+    db,
+    sql`with picked as (
+          select id, account_id from ${table}
+          where history_pruned_at is null and status in ${finished} and updated_at < ${cutoff.toISOString()}::timestamptz
+          order by updated_at
+          limit ${parcels}
+          for no key update skip locked
+        ),
+        last as (
+          select distinct on (e.${ownerColumn}) e.id from ${scanTable} e
+          join picked p on e.account_id = p.account_id and e.${ownerColumn} = p.id
+          order by e.${ownerColumn}, e.event_time desc, e.received_at desc, e.id desc
+        ),
+        gone as (
+          delete from ${scanTable} e using picked p
+          where e.account_id = p.account_id and e.${ownerColumn} = p.id and e.id not in (select id from last)
+          returning 1
+        ),
+        stamped as (
+          update ${table} t set history_pruned_at = ${now.toISOString()}::timestamptz
+          from picked p where t.id = p.id
+          returning 1
+        )
+        select (select count(*) from stamped)::int as parcels, (select count(*) from gone)::int as scans`,
+  );
+  return row ?? { parcels: 0, scans: 0 };
+}
+
+/** A place in the event log's commit order (events.repository.ts): where a run of the pruning has reached. */
+export interface LogPlace {
+  txid: string;
+  position: number;
+}
+
+/**
+ * The next `window` events in commit order after `after` that every outbox consumer has read, and
+ * of those, deletes the ones written before `cutoff` that nothing needs any more: a later event of
+ * the same subject exists (the next one's sequence follows the subject's last: that one stays), and
+ * no webhook delivery, customer e-mail or store write-back still names it (each goes by a retention
+ * of its own first). Answers how many went, and where the window ended (null: the log is read to
+ * its end) with the time of its last event, which tells the caller when the cutoff is passed: the
+ * log is in commit order, and its times follow that order to within a transaction's length.
+ */
+export async function pruneEventWindow(
+  db: Executor,
+  { cutoff, after, window }: { cutoff: Date; after: LogPlace | null; window: number },
+): Promise<{ events: number; scanned: number; end: (LogPlace & { createdAt: Date }) | null }> {
+  const from = after ?? { txid: '0', position: 0 };
+  const [row] = await queryRows<{
+    events: number;
+    scanned: number;
+    txid: string | null;
+    position: number | null;
+    created_at: string | null;
+  }>(
+    db,
+    sql`with read_by_all as (
+          select after_txid, after_position from event_consumers order by after_txid, after_position limit 1
+        ),
+        slice as (
+          select e.id, e.account_id, e.subject_id, e.sequence, e.created_at, e.txid, e.position
+          from events e, read_by_all r
+          where (e.txid, e.position) > (${from.txid}::xid8, ${from.position}::bigint)
+            and (e.txid, e.position) <= (r.after_txid, r.after_position)
+          order by e.txid, e.position
+          limit ${window}
+        ),
+        doomed as (
+          select s.id from slice s
+          where s.created_at < ${cutoff.toISOString()}::timestamptz
+            and exists (select 1 from events later where later.account_id = s.account_id
+                          and later.subject_id = s.subject_id and later.sequence > s.sequence)
+            and not exists (select 1 from webhook_deliveries d where d.event_id = s.id)
+            and not exists (select 1 from notifications n where n.event_id = s.id)
+            and not exists (select 1 from channel_writebacks w where w.event_id = s.id)
+        ),
+        gone as (
+          delete from events e using doomed d where e.id = d.id
+          returning 1
+        ),
+        slice_end as (
+          select txid::text as txid, position, created_at from slice order by txid desc, position desc limit 1
+        )
+        select (select count(*) from gone)::int as events, (select count(*) from slice)::int as scanned,
+          slice_end.txid, slice_end.position, slice_end.created_at
+        from (select 1) one left join slice_end on true`,
+  );
+  if (!row?.txid || row.position === null || row.created_at === null) return { events: 0, scanned: 0, end: null };
+  return {
+    events: row.events,
+    scanned: row.scanned,
+    end: { txid: row.txid, position: Number(row.position), createdAt: new Date(row.created_at) },
+  };
+}
