@@ -6,7 +6,9 @@ import { orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import {
+  channelOrders,
   channelWebhookReceipts,
+  channelWritebacks,
   salesChannels,
   webhookAttempts,
   webhookDeliveries,
@@ -217,6 +219,94 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
       sql`select delivery_id from channel_webhook_receipts where sales_channel_id = ${channel!.id} order by delivery_id`,
     );
     expect(left.map((r) => r.delivery_id)).toEqual(['w-edge', 'w-new']);
+  });
+
+  it('removes write-backs to stores finished more than 30 days ago, pending ones never, and nothing else', async () => {
+    const m = await merchant(ctx);
+    const store = await createStore(ctx, m.apiKey, { store_name: `writebacks-${crypto.randomUUID().slice(0, 8)}` });
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
+    const [event] = await queryRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id from events where account_id = ${m.id} and subject_id = ${booked.shipment_id} limit 1`,
+    );
+    const now = ctx.clock.now();
+    const [channel] = await ctx.database.db
+      .insert(salesChannels)
+      .values({
+        accountId: m.id,
+        storeId: store.id as string,
+        channel: 'woocommerce',
+        address: 'https://shop.acme.example',
+        shopName: 'Acme',
+        warehouseId: m.warehouseId,
+        sealed: 'sealed',
+        onImport: 'queue',
+        notifyCustomer: false,
+        lengthCm: 10,
+        breadthCm: 10,
+        heightCm: 10,
+        status: 'disconnected',
+        pullDue: false,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const [order] = await ctx.database.db
+      .insert(channelOrders)
+      .values({
+        accountId: m.id,
+        salesChannelId: channel!.id,
+        channelOrderId: '5521',
+        channelOrderName: '#5521',
+        payload: {},
+        cancelled: false,
+        state: 'imported',
+        shipmentId: booked.shipment_id!,
+        firstSeenAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    // One write-back per kind (the event and kind are its key): each at its age and status.
+    const cases: [kind: string, status: string, days: number][] = [
+      ['fulfil', 'done', 31],
+      ['update', 'failed', 200],
+      ['track', 'skipped', 30.5],
+      ['cancel', 'pending', 400],
+    ];
+    const young: [kind: string, status: string, days: number][] = [['fulfil', 'done', 29.99]];
+    const write = async (eventId: string, [kind, status, days]: [string, string, number]) => {
+      const at = new Date(now.getTime() - days * DAY);
+      const [row] = await ctx.database.db
+        .insert(channelWritebacks)
+        .values({
+          accountId: m.id,
+          salesChannelId: channel!.id,
+          channelOrderRowId: order!.id,
+          shipmentId: booked.shipment_id!,
+          eventId,
+          kind,
+          payload: { awb: booked.awb_code },
+          status,
+          nextAttemptAt: status === 'pending' ? at : null,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning({ id: channelWritebacks.id });
+      return row!.id;
+    };
+    const ids = [];
+    for (const c of cases) ids.push(await write(event!.id, c));
+    const [second] = await queryRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id from events where account_id = ${m.id} and id <> ${event!.id} limit 1`,
+    );
+    for (const c of young) ids.push(await write(second!.id, c));
+    expect((await prune()).json().data.pruned).toEqual({ ...NONE, channel_writebacks: 3 });
+    const left = await queryRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id from channel_writebacks where account_id = ${m.id} order by id`,
+    );
+    expect(left.map((r) => r.id)).toEqual([ids[3], ids[4]].sort());
   });
 
   it('answers 401 without the operator token', async () => {
