@@ -5,6 +5,7 @@
 //
 //   npm run bench:year                                        200 parcels a day for 365 days (73,000)
 //   npm run bench:year -- --parcels-per-day=2000 --days=365   the largest account: 730,000 shipments
+//   npm run bench:year -- --prune                             the year's disk before and after pruning
 //   options: --seed=20261127 --connections=4 --seconds=8 --warmup=2 --rounds=2 --empty-days=40 --fill-only
 //
 // Both accounts are made through the real API (account, key, warehouse, store, webhook endpoint to a
@@ -33,6 +34,7 @@ import {
   yearDatabase,
 } from './lib/year-setup.js';
 import { describeFill, fillYear } from './lib/year-traffic.js';
+import { compact, describeSizes, pruneOnce, readSizes } from './lib/year-prune.js';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -143,6 +145,12 @@ async function prepare(label: Side['label'], receiverUrl: string): Promise<Side>
     }),
   );
   for (const line of describeFill(report)) log(`${label}: ${line}`);
+  // Measured before the server starts: its retention job prunes at start.
+  if (label === 'year' && args.prune === 'true') {
+    log(`compacted (VACUUM FULL) in ${((await compact(database.url)) / 1000).toFixed(1)} s`);
+    for (const line of describeSizes('filled and compacted', await readSizes(database.url, merchant.accountId)))
+      log(line);
+  }
   server = await start(database);
   log(`${label}: server started again in ${(server.startupMs / 1000).toFixed(1)} s`);
   const samples = await withClient(database.url, async (c) => {
@@ -205,6 +213,24 @@ function requests(side: Side): Request[] {
   ];
 }
 
+/**
+ * The year's database, measured as filled and compacted (in prepare, before its server started),
+ * pruned to the default periods by its server (twice: the second run finds what the job left since
+ * the start, then nothing, and times the walk over what stays), then compacted again.
+ */
+async function measurePruning(year: Side) {
+  const { url } = year.database;
+  const first = await pruneOnce(year.server.url, ADMIN_TOKEN);
+  log(`pruned in ${(first.ms / 1000).toFixed(1)} s: ${JSON.stringify(first.pruned)}`);
+  const second = await pruneOnce(year.server.url, ADMIN_TOKEN);
+  log(`pruned again in ${(second.ms / 1000).toFixed(1)} s: ${JSON.stringify(second.pruned)}`);
+  for (const line of describeSizes('pruned', await readSizes(url, year.merchant.accountId))) log(line);
+  await year.server.stop();
+  const compactMs = await compact(url);
+  log(`compacted (VACUUM FULL) in ${(compactMs / 1000).toFixed(1)} s`);
+  for (const line of describeSizes('pruned and compacted', await readSizes(url, year.merchant.accountId))) log(line);
+}
+
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '—');
 
 async function main() {
@@ -223,6 +249,7 @@ async function main() {
   const empty = await prepare('empty', receiver.url);
   const year = await prepare('year', receiver.url);
   if (args['fill-only'] === 'true') return;
+  if (args.prune === 'true') return measurePruning(year);
 
   log(
     `load: ${LOAD.connections} connections for ${LOAD.seconds} s after ${LOAD.warmupSeconds} s of warm-up, per request and side`,

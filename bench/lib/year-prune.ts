@@ -1,0 +1,82 @@
+import pg from 'pg';
+
+// A year's disk with and without pruning (issue 52): the year's database as filled, then pruned to
+// the default periods by the server as `npm start` runs it (POST /admin/v1/retention/prune: what
+// the hourly job does, without its pauses), then compacted (VACUUM FULL) to read what the rows left
+// take. A plain VACUUM, which autovacuum runs, makes the freed space reusable without giving it
+// back: an install pruned every hour grows into it rather than past it.
+
+export interface Sizes {
+  databaseBytes: number;
+  shipments: number;
+  tables: { table: string; rows: number; bytes: number }[];
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+export async function readSizes(url: string, accountId: string): Promise<Sizes> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const [database] = (
+      await client.query<{ bytes: string }>('select pg_database_size(current_database())::text as bytes')
+    ).rows;
+    const [shipments] = (
+      await client.query<{ n: number }>('select count(*)::int as n from shipments where account_id = $1', [accountId])
+    ).rows;
+    const biggest = (
+      await client.query<{ table: string; bytes: string }>(
+        `select c.relname as table, pg_total_relation_size(c.oid)::text as bytes from pg_class c
+           join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = 'public' and c.relkind = 'r' order by pg_total_relation_size(c.oid) desc limit 8`,
+      )
+    ).rows;
+    const tables = [];
+    for (const { table, bytes } of biggest) {
+      const [count] = (await client.query<{ n: number }>(`select count(*)::int as n from "${table}"`)).rows;
+      tables.push({ table, rows: count!.n, bytes: Number(bytes) });
+    }
+    return { databaseBytes: Number(database!.bytes), shipments: shipments!.n, tables };
+  } finally {
+    await client.end();
+  }
+}
+
+export function describeSizes(label: string, sizes: Sizes): string[] {
+  return [
+    `${label}: database ${mib(sizes.databaseBytes)}, ${Math.round(sizes.databaseBytes / sizes.shipments).toLocaleString('en-US')} bytes per shipment`,
+    ...sizes.tables.map(
+      (t) => `  ${t.table.padEnd(26)} ${mib(t.bytes).padStart(10)} ${t.rows.toLocaleString('en-US').padStart(12)} rows`,
+    ),
+  ];
+}
+
+/** One pruning run through the operator's route: what each table lost and how long it took. */
+export async function pruneOnce(
+  serverUrl: string,
+  adminToken: string,
+): Promise<{ ms: number; pruned: Record<string, number> }> {
+  const started = performance.now();
+  const response = await fetch(`${serverUrl}/admin/v1/retention/prune`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}` },
+    signal: AbortSignal.timeout(3 * 60 * 60_000),
+  });
+  const body = (await response.json()) as { data?: { pruned: Record<string, number> } };
+  if (response.status !== 200 || !body.data)
+    throw new Error(`prune answered ${response.status}: ${JSON.stringify(body)}`);
+  return { ms: performance.now() - started, pruned: body.data.pruned };
+}
+
+/** VACUUM FULL of every table: the bytes the rows left take, once compacted. */
+export async function compact(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const started = performance.now();
+    await client.query('vacuum (full, analyze)');
+    return performance.now() - started;
+  } finally {
+    await client.end();
+  }
+}
