@@ -256,3 +256,96 @@ describe('the pruning of history', () => {
     ]);
   });
 });
+
+describe("the fold of the reports' daily totals", () => {
+  it("leaves one row per day, store, status and COD of each past day, with the same sums, and today's alone", async () => {
+    const owner = await merchant(ctx);
+    const bookings = [];
+    for (let i = 0; i < 3; i++)
+      bookings.push(
+        await orchestrate(
+          ctx,
+          owner.apiKey,
+          orderBody(owner.warehouseId, {
+            payment_method: i === 0 ? 'COD' : 'PREPAID',
+            cod_collectible: i === 0 ? 998 : 0,
+          }),
+        ),
+      );
+    const rows = () =>
+      queryRows<{
+        day: string;
+        status: string;
+        is_cod: boolean;
+        shard: number;
+        shipments: number;
+        value_paise: number;
+      }>(
+        ctx.database.db,
+        sql`select day::text as day, status, is_cod, shard, shipments::int as shipments, value_paise::int as value_paise
+            from shipment_daily_totals where account_id = ${owner.id} order by day, status, is_cod, shard`,
+      );
+    // Each key's totals, whatever shards the bookings' connections wrote them to.
+    const booked = await queryRows<{
+      day: string;
+      status: string;
+      is_cod: boolean;
+      shipments: number;
+      value_paise: number;
+    }>(
+      ctx.database.db,
+      sql`select day::text as day, status, is_cod, sum(shipments)::int as shipments, sum(value_paise)::int as value_paise
+          from shipment_daily_totals where account_id = ${owner.id} group by day, status, is_cod order by day, status, is_cod`,
+    );
+    expect(booked.length).toBeGreaterThan(0);
+    // As several connections' bookings leave them: each key's totals spread over shards 3 and 9, and
+    // a status one connection added to and another took from (a parcel that moved on).
+    await ctx.database.db.execute(sql`delete from shipment_daily_totals where account_id = ${owner.id}`);
+    for (const row of booked) {
+      const rest = row.shipments - 1;
+      await ctx.database.db.execute(
+        sql`insert into shipment_daily_totals (account_id, day, store_id, status, is_cod, shard, shipments, value_paise) values
+            (${owner.id}, ${row.day}::date, '', ${row.status}, ${row.is_cod}, 3, 1, ${row.value_paise - rest * 1000}),
+            (${owner.id}, ${row.day}::date, '', ${row.status}, ${row.is_cod}, 9, ${rest}, ${rest * 1000})`,
+      );
+    }
+    const day = booked[0]!.day;
+    await ctx.database.db.execute(
+      sql`insert into shipment_daily_totals (account_id, day, store_id, status, is_cod, shard, shipments, value_paise) values
+          (${owner.id}, ${day}::date, '', 'in_transit', false, 5, 1, 49900),
+          (${owner.id}, ${day}::date, '', 'in_transit', false, 12, -1, -49900)`,
+    );
+    const spread = await rows();
+    const report = async () => {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/custom/api/v1/reports',
+        headers: { authorization: owner.apiKey },
+        payload: {
+          start_date_time: new Date(Date.parse(`${day}T00:00:00+05:30`) - 86_400_000).toISOString(),
+          end_date_time: new Date(Date.parse(`${day}T00:00:00+05:30`) + 2 * 86_400_000).toISOString(),
+          shipment_type: 'forward',
+        },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    const before = await report();
+
+    // Today's rows stay as they are: bookings still add to them.
+    expect((await prune()).pruned.shipment_daily_totals).toBe(0);
+    expect(await rows()).toEqual(spread);
+
+    ctx.clock.advance(DAY);
+    const folded = await prune();
+    expect(folded.pruned.shipment_daily_totals).toBe(spread.length);
+    const recount = await queryRows<{ status: string; is_cod: boolean; shipments: number; value_paise: number }>(
+      ctx.database.db,
+      sql`select status, is_cod, count(*)::int as shipments, sum(total_price_paise)::int as value_paise
+          from shipments where account_id = ${owner.id} group by status, is_cod order by status, is_cod`,
+    );
+    expect(await rows()).toEqual(recount.map((row) => ({ day, shard: 0, ...row })));
+    expect(await report()).toEqual(before);
+    expect((await prune()).pruned.shipment_daily_totals).toBe(0);
+  });
+});

@@ -144,3 +144,42 @@ export const pruneFinishedWritebacks = (db: Executor, cutoff: Date, limit: numbe
     },
     limit,
   );
+
+/**
+ * Folds the daily totals of days before `today` (an India day, YYYY-MM-DD) written to other
+ * shards than 0 into shard 0, at most `limit` rows a statement: each booking's trigger adds to its
+ * connection's shard so that concurrent bookings never wait on one row (migration 0076), which
+ * leaves up to 16 rows per day, store, status and COD for a report to sum. Past days change only
+ * when an old parcel's status moves, so after a fold they keep about one row each. The sums never
+ * change: the rows leave and their totals land on shard 0 in one statement; a trigger that adds to
+ * a row being folded waits for it and then writes a shard row anew, folded on a later run.
+ */
+export async function foldDailyTotalShards(db: Executor, today: string, limit: number): Promise<number> {
+  const [row] = await queryRows<{ folded: number }>(
+    db,
+    sql`with picked as (
+          select account_id, day, store_id, status, is_cod, shard from shipment_daily_totals
+          where shard <> 0 and day < ${today}::date
+          order by account_id, day
+          limit ${limit}
+          for update skip locked
+        ),
+        moved as (
+          delete from shipment_daily_totals t using picked p
+          where t.account_id = p.account_id and t.day = p.day and t.store_id = p.store_id
+            and t.status = p.status and t.is_cod = p.is_cod and t.shard = p.shard
+          returning t.account_id, t.day, t.store_id, t.status, t.is_cod, t.shipments, t.value_paise
+        ),
+        landed as (
+          insert into shipment_daily_totals as c (account_id, day, store_id, status, is_cod, shard, shipments, value_paise)
+          select account_id, day, store_id, status, is_cod, 0, sum(shipments), sum(value_paise) from moved
+          group by account_id, day, store_id, status, is_cod
+          having sum(shipments) <> 0 or sum(value_paise) <> 0
+          on conflict (account_id, day, store_id, status, is_cod, shard)
+          do update set shipments = c.shipments + excluded.shipments, value_paise = c.value_paise + excluded.value_paise
+          returning 1
+        )
+        select (select count(*) from moved)::int as folded, (select count(*) from landed)::int as landed`,
+  );
+  return row?.folded ?? 0;
+}

@@ -26,6 +26,9 @@ const PruneAnswer = Type.Object(
         events: Count(
           'Events every consumer had read and nothing names any more removed (each subject keeps its last).',
         ),
+        shipment_daily_totals: Count(
+          "Rows of the reports' daily totals of past days folded into one per day, store, status and COD (each connection writes a row of its own).",
+        ),
       }),
       before: Type.Object({
         webhook_deliveries: Before('Deliveries last changed', 'WEBHOOK_DELIVERIES_RETENTION_DAYS'),
@@ -43,6 +46,10 @@ const PruneAnswer = Type.Object(
         tracking_events: Before('Scans of shipments finished', 'TRACKING_HISTORY_RETENTION_DAYS'),
         return_events: Before('Scans of returns finished', 'TRACKING_HISTORY_RETENTION_DAYS'),
         events: Before('Events written', 'EVENTS_RETENTION_DAYS'),
+        shipment_daily_totals: Type.String({
+          format: 'date-time',
+          description: "Daily totals of the days before this time (today's start in India) were folded.",
+        }),
       }),
     }),
   },
@@ -63,6 +70,7 @@ const PruneAnswer = Type.Object(
             tracking_events: 25300,
             return_events: 410,
             events: 9650,
+            shipment_daily_totals: 214,
           },
           before: {
             webhook_deliveries: '2026-10-28T09:00:00.000Z',
@@ -76,6 +84,7 @@ const PruneAnswer = Type.Object(
             tracking_events: '2025-11-27T09:00:00.000Z',
             return_events: '2025-11-27T09:00:00.000Z',
             events: '2026-08-29T09:00:00.000Z',
+            shipment_daily_totals: '2026-11-26T18:30:00.000Z',
           },
         },
       },

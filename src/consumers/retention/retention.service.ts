@@ -1,6 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Clock } from '../../base/clock.js';
 import type { Executor } from '../../base/db/client.js';
+import { formatDay, indiaDayOf, indiaDayStartOf } from '../../domain/calendar.js';
 import { createWorker, type Worker } from '../../events/worker.js';
 import * as history from './retention-history.repository.js';
 import type { HistoryOwner } from './retention-history.repository.js';
@@ -28,7 +29,8 @@ type OwnTable =
   | 'idempotency_keys'
   | 'tracking_events'
   | 'return_events'
-  | 'events';
+  | 'events'
+  | 'shipment_daily_totals';
 type Table = OwnTable | 'webhook_attempts';
 type Removed = Partial<Record<Table, number>>;
 
@@ -39,7 +41,10 @@ type Removed = Partial<Record<Table, number>>;
  */
 interface Prunable {
   table: OwnTable;
+  /** How long its rows stay: the time before which a run removes them is now less this. */
   keepMs(periods: Periods): number;
+  /** The time before which a run removes rows, when it is not a period before now. */
+  cutoff?(now: Date): Date;
   batches(db: Executor, at: { cutoff: Date; now: Date }, limit: number): AsyncIterable<Removed>;
 }
 
@@ -92,6 +97,24 @@ const eventLog: Prunable = {
       yield { events };
       if (!end || scanned < limit || end.createdAt >= cutoff) return;
       after = end;
+    }
+  },
+};
+
+/**
+ * Not a period: the daily totals' rows of days before today (India's), written to a shard per
+ * connection, folded into one (retention.repository.ts).
+ */
+const dailyTotalShards: Prunable = {
+  table: 'shipment_daily_totals',
+  keepMs: () => 0,
+  cutoff: (now) => indiaDayStartOf(indiaDayOf(now)),
+  async *batches(db, { now }, limit) {
+    const today = formatDay(indiaDayOf(now));
+    for (;;) {
+      const folded = await repo.foldDailyTotalShards(db, today, limit);
+      yield { shipment_daily_totals: folded };
+      if (folded < limit) return;
     }
   },
 };
@@ -154,6 +177,7 @@ const PRUNABLES: readonly Prunable[] = [
   histories('tracking_events', 'shipments'),
   histories('return_events', 'returns'),
   eventLog,
+  dailyTotalShards,
 ];
 
 /** Every table a run removes rows of: each kind's own, and those that go with them. */
@@ -193,7 +217,7 @@ export function createRetention(deps: {
       before: {} as PruneReport['before'],
     };
     for (const prunable of PRUNABLES) {
-      const cutoff = new Date(now - prunable.keepMs(periods));
+      const cutoff = prunable.cutoff?.(new Date(now)) ?? new Date(now - prunable.keepMs(periods));
       report.before[prunable.table] = cutoff.toISOString();
       // The pause follows each batch, the last too: a kind's batches say they are done only when asked for the next.
       for await (const gone of prunable.batches(db, { cutoff, now: new Date(now) }, limit)) {

@@ -111,6 +111,7 @@ const NONE = {
   tracking_events: 0,
   return_events: 0,
   events: 0,
+  shipment_daily_totals: 0,
 };
 
 const prune = () => ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune', headers: admin });
@@ -154,6 +155,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
           tracking_events: '2025-11-20T06:30:00.000Z',
           return_events: '2025-11-20T06:30:00.000Z',
           events: '2026-08-22T06:30:00.000Z',
+          shipment_daily_totals: '2026-11-19T18:30:00.000Z',
         },
       },
     });
@@ -167,8 +169,14 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
     expect((await prune()).json().data.pruned).toEqual(NONE);
     // A day later the delivery that was 29.99 days old is past its period, and only it.
     ctx.clock.advance(DAY);
+    // The bookings' daily totals of the day before are folded too (their connections' shards).
+    const [shards] = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from shipment_daily_totals where shard <> 0`,
+    );
     expect((await ctx.app.retention.pruneAll()).pruned).toEqual({
       ...NONE,
+      shipment_daily_totals: shards!.n,
       webhook_deliveries: 1,
       webhook_attempts: 2,
     });
