@@ -70,6 +70,47 @@ export function splitIntoIndiaDays({ from, to }: InstantRange): {
   return { days: { first, last }, edges };
 }
 
+/**
+ * How to total an inclusive range of creation times from totals kept per India day: the whole days
+ * to sum (none when null), plus the rows counted in `add`, less those counted in `subtract`. A
+ * part of a day at either end is counted as it is, or, when its complement in that day holds less
+ * time in which rows can exist (none after `now`), the whole day is summed and the complement
+ * counted off: a range that ends now subtracts the empty rest of today instead of counting today.
+ */
+export function planDayTotals(
+  range: InstantRange,
+  now: Date,
+): { days: { first: IndiaDay; last: IndiaDay } | null; add: InstantRange[]; subtract: InstantRange[] } {
+  const split = splitIntoIndiaDays(range);
+  let days = split.days;
+  const add: InstantRange[] = [];
+  const subtract: InstantRange[] = [];
+  // Milliseconds of a range in which a row may have been created.
+  const span = (r: InstantRange) => Math.max(0, Math.min(r.to.getTime(), now.getTime()) - r.from.getTime() + 1);
+  for (const edge of split.edges) {
+    const day = indiaDayOf(edge.from);
+    const joins = days === null || day === days.first - 1 || day === days.last + 1;
+    if (indiaDayOf(edge.to) !== day || !joins) {
+      add.push(edge);
+      continue;
+    }
+    const start = indiaDayStartOf(day).getTime();
+    const end = indiaDayStartOf(day + 1).getTime() - 1;
+    const rest: InstantRange[] = [];
+    if (edge.from.getTime() > start) rest.push({ from: new Date(start), to: new Date(edge.from.getTime() - 1) });
+    if (edge.to.getTime() < end) rest.push({ from: new Date(edge.to.getTime() + 1), to: new Date(end) });
+    const restSpan = rest.reduce((sum, r) => sum + span(r), 0);
+    if (restSpan >= span(edge)) {
+      add.push(edge);
+      continue;
+    }
+    subtract.push(...rest);
+    days =
+      days === null ? { first: day, last: day } : { first: Math.min(days.first, day), last: Math.max(days.last, day) };
+  }
+  return { days, add, subtract };
+}
+
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function parseDay(text: string): IndiaDay {

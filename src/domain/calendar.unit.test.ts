@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  planDayTotals,
   splitIntoIndiaDays,
   createCalendar,
   formatDay,
@@ -206,5 +207,96 @@ describe('splitIntoIndiaDays', () => {
     const split = splitIntoIndiaDays({ from: at(from), to: at(to) });
     expect(split.days && [formatDay(split.days.first), formatDay(split.days.last)]).toEqual(days && [...days]);
     expect(split.edges.map((e) => [e.from.toISOString(), e.to.toISOString()])).toEqual(edges.map((e) => [...e]));
+  });
+});
+
+describe('planDayTotals', () => {
+  const at = (iso: string) => new Date(iso);
+  const pairs = (ranges: readonly { from: Date; to: Date }[]) =>
+    ranges.map((r) => [r.from.toISOString(), r.to.toISOString()]);
+  // 2026-11-01 in India began at 2026-10-31T18:30:00Z; 2026-11-05 at 2026-11-04T18:30:00Z.
+  const LATER = '2026-12-31T00:00:00.000Z';
+  it.each([
+    [
+      'whole days alone',
+      '2026-10-31T18:30:00.000Z',
+      '2026-11-02T18:29:59.999Z',
+      LATER,
+      ['2026-11-01', '2026-11-02'],
+      [],
+      [],
+    ],
+    [
+      'a range that ends now: today whole, its empty rest counted off',
+      '2026-10-31T18:30:00.000Z',
+      '2026-11-05T06:00:00.000Z',
+      '2026-11-05T06:00:00.000Z',
+      ['2026-11-01', '2026-11-05'],
+      [],
+      [['2026-11-05T06:00:00.001Z', '2026-11-05T18:29:59.999Z']],
+    ],
+    [
+      'a start late in its day is counted; an end late in its day is its day less the rest',
+      '2026-10-31T17:00:00.000Z',
+      '2026-11-02T16:00:00.000Z',
+      LATER,
+      ['2026-11-01', '2026-11-02'],
+      [['2026-10-31T17:00:00.000Z', '2026-10-31T18:29:59.999Z']],
+      [['2026-11-02T16:00:00.001Z', '2026-11-02T18:29:59.999Z']],
+    ],
+    [
+      'a start early in its day is its day less the hours before it; an early end is counted',
+      '2026-10-30T19:00:00.000Z',
+      '2026-11-01T20:00:00.000Z',
+      LATER,
+      ['2026-10-31', '2026-11-01'],
+      [['2026-11-01T18:30:00.000Z', '2026-11-01T20:00:00.000Z']],
+      [['2026-10-30T18:30:00.000Z', '2026-10-30T18:59:59.999Z']],
+    ],
+    [
+      'most of one day: the day less both ends',
+      '2026-11-01T00:00:00.000Z',
+      '2026-11-01T17:00:00.000Z',
+      LATER,
+      ['2026-11-01', '2026-11-01'],
+      [],
+      [
+        ['2026-10-31T18:30:00.000Z', '2026-10-31T23:59:59.999Z'],
+        ['2026-11-01T17:00:00.001Z', '2026-11-01T18:29:59.999Z'],
+      ],
+    ],
+    [
+      'a little of one day is counted',
+      '2026-11-01T06:00:00.000Z',
+      '2026-11-01T08:00:00.000Z',
+      LATER,
+      null,
+      [['2026-11-01T06:00:00.000Z', '2026-11-01T08:00:00.000Z']],
+      [],
+    ],
+    [
+      'across one midnight with no whole day: counted',
+      '2026-11-01T12:00:00.000Z',
+      '2026-11-02T12:00:00.000Z',
+      LATER,
+      null,
+      [['2026-11-01T12:00:00.000Z', '2026-11-02T12:00:00.000Z']],
+      [],
+    ],
+    [
+      'wholly after now: counted (nothing to count either way)',
+      '2027-01-01T00:00:00.000Z',
+      '2027-01-01T01:00:00.000Z',
+      LATER,
+      null,
+      [['2027-01-01T00:00:00.000Z', '2027-01-01T01:00:00.000Z']],
+      [],
+    ],
+    ['from after to', '2026-11-02T00:00:00.000Z', '2026-11-01T00:00:00.000Z', LATER, null, [], []],
+  ] as const)('%s', (_name, from, to, now, days, add, subtract) => {
+    const plan = planDayTotals({ from: at(from), to: at(to) }, at(now));
+    expect(plan.days && [formatDay(plan.days.first), formatDay(plan.days.last)]).toEqual(days && [...days]);
+    expect(pairs(plan.add)).toEqual(add.map((r) => [...r]));
+    expect(pairs(plan.subtract)).toEqual(subtract.map((r) => [...r]));
   });
 });

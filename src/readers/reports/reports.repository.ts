@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { formatDay, splitIntoIndiaDays } from '../../domain/calendar.js';
+import { formatDay, planDayTotals } from '../../domain/calendar.js';
 import { andAll, forwardInStores, ownStoreIn } from '../shipments/store-limit.js';
 import { type Executor, queryRows } from '../../base/db/client.js';
 
@@ -14,25 +14,26 @@ export interface StatusTotals {
  * Forward shipments whose order was created in [from, to], by status and payment type. The whole
  * India days inside the range are summed from shipment_daily_totals (kept by trigger), the parts
  * left at its ends counted on shipments through shipments_account_created_report_idx (an
- * index-only scan: every column read is in the index), so a year costs 365 days' rows rather
- * than a year's shipments.
+ * index-only scan: every column read is in the index), or their days summed and the rest of those
+ * days counted off when that is less (planDayTotals: a range that ends `now` counts off the empty
+ * rest of today), so a year costs 365 days' rows rather than a year's shipments.
  */
 export async function forwardTotals(
   db: Executor,
   accountId: string,
   from: Date,
   to: Date,
-  reach: readonly string[] | null = null,
+  reach: readonly string[] | null,
+  now: Date,
 ): Promise<StatusTotals[]> {
-  const { days, edges } = splitIntoIndiaDays({ from, to });
-  const parts: SQL[] = edges.map(
-    (edge) =>
-      sql`select status, is_cod, count(*) as shipments, sum(total_price_paise) as value_paise
-            from shipments
-           where account_id = ${accountId} and created_at >= ${edge.from.toISOString()} and created_at <= ${edge.to.toISOString()}
-                 ${andAll(ownStoreIn(sql`store_id`, reach))}
-           group by status, is_cod`,
-  );
+  const { days, add, subtract } = planDayTotals({ from, to }, now);
+  const counted = (part: { from: Date; to: Date }, sign: '' | '-') =>
+    sql`select status, is_cod, ${sql.raw(sign)}count(*) as shipments, ${sql.raw(sign)}sum(total_price_paise) as value_paise
+          from shipments
+         where account_id = ${accountId} and created_at >= ${part.from.toISOString()} and created_at <= ${part.to.toISOString()}
+               ${andAll(ownStoreIn(sql`store_id`, reach))}
+         group by status, is_cod`;
+  const parts: SQL[] = [...add.map((part) => counted(part, '')), ...subtract.map((part) => counted(part, '-'))];
   if (days)
     parts.push(
       sql`select status, is_cod, sum(shipments) as shipments, sum(value_paise) as value_paise

@@ -1,3 +1,4 @@
+import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import { REPORT_ERRORS } from './reports.errors.js';
 import type { FieldError } from '../../domain/errors.js';
@@ -16,7 +17,14 @@ export type ReportsService = ReturnType<typeof createReportsService>;
 
 interface Source {
   statuses: readonly string[];
-  totals(db: Db, accountId: string, from: Date, to: Date, reach: readonly string[] | null): Promise<StatusTotals[]>;
+  totals(
+    db: Db,
+    accountId: string,
+    from: Date,
+    to: Date,
+    reach: readonly string[] | null,
+    now: Date,
+  ): Promise<StatusTotals[]>;
 }
 
 /**
@@ -69,7 +77,7 @@ function readRange(body: ReportInput): { from: Date; to: Date } {
   return { from: from!, to: to! };
 }
 
-export function createReportsService({ db }: { db: Db }) {
+export function createReportsService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /**
      * Velocity's summary report: per status, how many shipments and the value of their orders; of
@@ -80,7 +88,7 @@ export function createReportsService({ db }: { db: Db }) {
       const source = SOURCES[body.shipment_type];
       const paise = new Map(source.statuses.map((status) => [status, { count: 0, prepaid: 0, cod: 0 }]));
       let total = 0;
-      for (const row of await source.totals(db, accountId, from, to, reach)) {
+      for (const row of await source.totals(db, accountId, from, to, reach, clock.now())) {
         const entry = paise.get(row.status);
         if (!entry) continue;
         entry.count += row.shipments;

@@ -123,6 +123,48 @@ describe('POST /reports', () => {
     });
   });
 
+  it('counts a day whole less the part outside the range when that part is shorter, a range that ends now most of all', async () => {
+    const m = await merchant(ctx);
+    // 2026-12-06 in India began at 2026-12-05T18:30:00Z: two bookings at 01:30 India, one at 07:30.
+    ctx.clock.set('2026-12-05T20:00:00.000Z');
+    await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
+    await orchestrate(ctx, m.apiKey, codOrderBody(m.warehouseId));
+    ctx.clock.set('2026-12-06T02:00:00.000Z');
+    await orchestrate(ctx, m.apiKey, codOrderBody(m.warehouseId, { sub_total: 1499.5, cod_collectible: 1000 }));
+    ctx.clock.set('2026-12-06T10:00:00.000Z'); // now: 15:30 India
+    const pendingOf = async (start_date_time: string, end_date_time: string) => {
+      const answer = await report(m.apiKey, { start_date_time, end_date_time, shipment_type: 'forward' });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const { pending, total_shipments } = answer.json().payload.summary;
+      return { ...pending, total_shipments };
+    };
+    // 02:30 India to now: the day's totals less its first two and a half hours (and the empty rest after now).
+    expect(await pendingOf('2026-12-05T21:00:00.000Z', '2026-12-06T10:00:00.000Z')).toEqual({
+      count: 1,
+      sum_of_prepaid_orders: 0,
+      sum_of_cod_orders: 1499.5,
+      total_shipments: 1,
+    });
+    // The millisecond after the first two: the same.
+    expect(await pendingOf('2026-12-05T20:00:00.001Z', '2026-12-06T10:00:00.000Z')).toMatchObject({ count: 1 });
+    // From midnight to the instant of the first two, inclusive: counted as it is.
+    expect(await pendingOf('2026-12-05T18:30:00.000Z', '2026-12-05T20:00:00.000Z')).toEqual({
+      count: 2,
+      sum_of_prepaid_orders: 998,
+      sum_of_cod_orders: 998,
+      total_shipments: 2,
+    });
+    // Most of the day, its first hour and its last hour out: the day less both.
+    expect(await pendingOf('2026-12-05T19:30:00.000Z', '2026-12-06T17:30:00.000Z')).toMatchObject({
+      count: 3,
+      total_shipments: 3,
+    });
+    expect(await pendingOf('2026-12-05T20:00:00.001Z', '2026-12-06T17:30:00.000Z')).toMatchObject({
+      count: 1,
+      total_shipments: 1,
+    });
+  });
+
   it('answers the five return statuses, zeros included, as VELOCITY.md shows: no return was created in this range', async () => {
     const m = await merchant(ctx);
     await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));

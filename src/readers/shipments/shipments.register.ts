@@ -1,3 +1,4 @@
+import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
@@ -8,15 +9,16 @@ import { createShipmentsService } from './shipments.service.js';
 
 export interface ShipmentsContext {
   db: Db;
+  clock: Clock;
   rates: Pick<RatesContext, 'catalogue'>;
   labelLinks: LabelLinks;
   trackUrl: TrackUrl;
 }
 
 /** The shipment listings and one shipment's view. */
-export function registerShipments(host: Host, { db, rates, labelLinks, trackUrl }: ShipmentsContext) {
+export function registerShipments(host: Host, { db, clock, rates, labelLinks, trackUrl }: ShipmentsContext) {
   host.routes?.add(
     'account',
-    shipmentsRoutes(createShipmentsService({ db, catalogue: rates.catalogue, labelLinks, trackUrl })),
+    shipmentsRoutes(createShipmentsService({ db, clock, catalogue: rates.catalogue, labelLinks, trackUrl })),
   );
 }

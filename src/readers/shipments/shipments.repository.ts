@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, ne, SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRowsByKey, queryRows } from '../../base/db/client.js';
 import { shipmentCounts, shipmentDailyTotals, shipmentFacetCounts, shipments } from '../../base/db/schema.js';
-import { formatDay, splitIntoIndiaDays } from '../../domain/calendar.js';
+import { formatDay, planDayTotals } from '../../domain/calendar.js';
 import { ELEMENT_COLUMNS, ELEMENT_JOINS, type ElementRow } from './shipment-element.repository.js';
 import { conditions, type ShipmentFilters } from './shipment-filters.repository.js';
 import { COUNTER_STATUS_COLUMNS, needsRows, statusFilter } from './status-filter.js';
@@ -87,30 +87,31 @@ const LATEST = new Date('9999-12-30T00:00:00Z');
 /**
  * The exact count of a created_at range (with or without a store filter, nothing else): its whole
  * India days summed from shipment_daily_totals, the parts of days at its ends counted on the
- * account's created_at index, so a year's range reads 365 days' rows rather than a year's index.
+ * account's created_at index (or their days summed and the rest of those days counted off, when
+ * that is less to count: a range that ends `now` counts off the empty rest of today), so a year's
+ * range reads 365 days' rows rather than a year's index.
  */
-function createdRangeTotal(db: Executor, accountId: string, f: ShipmentFilters): SQLWrapper | undefined {
+function createdRangeTotal(db: Executor, accountId: string, f: ShipmentFilters, now: Date): SQLWrapper | undefined {
   const active = activeFilters(f).filter((key) => key !== 'storeIds');
   const range = f.dateRanges?.created_at;
   if (active.length !== 1 || active[0] !== 'dateRanges' || !range || Object.keys(f.dateRanges!).length !== 1)
     return undefined;
-  const { days, edges } = splitIntoIndiaDays({ from: range.from ?? EARLIEST, to: range.to ?? LATEST });
+  const { days, add, subtract } = planDayTotals({ from: range.from ?? EARLIEST, to: range.to ?? LATEST }, now);
   // The daily totals key a store by its id as text ('' for none), which the ids compare equal to.
   const inStores = (column: Parameters<typeof inArray>[0]) => (f.storeIds ? [inArray(column, f.storeIds)] : []);
-  const parts = edges.map(
-    (edge) =>
-      sql`(${db
-        .select({ n: count() })
-        .from(shipments)
-        .where(
-          and(
-            eq(shipments.accountId, accountId),
-            gte(shipments.createdAt, edge.from),
-            lte(shipments.createdAt, edge.to),
-            ...inStores(shipments.storeId),
-          ),
-        )})`,
-  );
+  const counted = (part: { from: Date; to: Date }) =>
+    sql`(${db
+      .select({ n: count() })
+      .from(shipments)
+      .where(
+        and(
+          eq(shipments.accountId, accountId),
+          gte(shipments.createdAt, part.from),
+          lte(shipments.createdAt, part.to),
+          ...inStores(shipments.storeId),
+        ),
+      )})`;
+  const parts = add.map(counted);
   if (days) {
     const d = shipmentDailyTotals;
     parts.push(
@@ -127,7 +128,11 @@ function createdRangeTotal(db: Executor, accountId: string, f: ShipmentFilters):
         )})`,
     );
   }
-  return sql`select ${parts.length === 0 ? sql`0` : sql.join(parts, sql` + `)} as total`;
+  const sum = parts.length === 0 ? sql`0` : sql.join(parts, sql` + `);
+  return sql`select ${sum}${sql.join(
+    subtract.map((part) => sql` - ${counted(part)}`),
+    sql``,
+  )} as total`;
 }
 
 /**
@@ -136,13 +141,13 @@ function createdRangeTotal(db: Executor, accountId: string, f: ShipmentFilters):
  * answered from the counters the triggers keep, at a cost independent of the account's size; the
  * rest count matching rows through the account's indexes.
  */
-function countQuery(db: Executor, accountId: string, filters: ShipmentFilters): SQLWrapper | 0 {
+function countQuery(db: Executor, accountId: string, filters: ShipmentFilters, now: Date): SQLWrapper | 0 {
   if (filters.storeIds?.length === 0 || filters.orderIds?.length === 0 || filters.unkept) return 0;
   const active = activeFilters(filters);
   return (
     (countable(filters) && countedTotal(db, accountId, filters)) ||
     (active.length === 1 && facetTotal(db, accountId, filters, active[0]!)) ||
-    createdRangeTotal(db, accountId, filters) ||
+    createdRangeTotal(db, accountId, filters, now) ||
     db
       .select({ total: count() })
       .from(shipments)
@@ -150,9 +155,14 @@ function countQuery(db: Executor, accountId: string, filters: ShipmentFilters): 
   );
 }
 
-/** The exact number of shipments matching the filters. */
-export async function countShipments(db: Executor, accountId: string, filters: ShipmentFilters): Promise<number> {
-  const query = countQuery(db, accountId, filters);
+/** The exact number of shipments matching the filters, as of `now` (see createdRangeTotal). */
+export async function countShipments(
+  db: Executor,
+  accountId: string,
+  filters: ShipmentFilters,
+  now: Date,
+): Promise<number> {
+  const query = countQuery(db, accountId, filters, now);
   if (query === 0) return 0;
   // A query builder, or createdRangeTotal's plain statement.
   const [row] =
@@ -173,6 +183,8 @@ export interface PageRequest {
    * search, whose matches are found and sorted anyway, this saves a second pass over them.
    */
   countMatches?: boolean;
+  /** The time the total is taken at: a created_at range's whole days hold nothing after it. Absent: no such bound. */
+  countedAt?: Date;
 }
 
 /** A listing row as the database writes it: the element's attributes already JSON text. */
@@ -197,7 +209,10 @@ export function findPage(
   page: PageRequest,
 ): Promise<PageRow[]> {
   // The filters and page are plain data (dates as their ISO text): their JSON names the statement.
-  const key = `shipments.findPage|${accountId}|${JSON.stringify(filters)}|${JSON.stringify(page)}`;
+  // The time of the count changes it only with a created_at range, whose statement is its own anyway.
+  const { countedAt, ...rest } = page;
+  const at = filters.dateRanges?.created_at && countedAt ? `|${countedAt.toISOString()}` : '';
+  const key = `shipments.findPage|${accountId}|${JSON.stringify(filters)}|${JSON.stringify(rest)}${at}`;
   return queryPreparedRowsByKey<PageRow>(db, key, () => pageStatement(db, accountId, filters, page));
 }
 
@@ -223,7 +238,7 @@ export function pageStatement(db: Executor, accountId: string, filters: Shipment
         .orderBy(direction(shipments.createdAt), direction(shipments.id))
         .limit(page.limit)
         .offset(page.offset ?? 0);
-  const total = page.countMatches ? sql`null` : countQuery(db, accountId, filters);
+  const total = page.countMatches ? sql`null` : countQuery(db, accountId, filters, page.countedAt ?? LATEST);
   return sql`select ${ELEMENT_COLUMNS}, page_ids.matching, (${total}) as total
         from (${pageIds}) page_ids
         join shipments s on s.account_id = ${accountId} and s.id = page_ids.id

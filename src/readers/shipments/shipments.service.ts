@@ -1,3 +1,4 @@
+import type { Clock } from '../../base/clock.js';
 import type { Static } from 'typebox';
 import type { Db } from '../../base/db/client.js';
 import { SHIPMENT_LISTING_ERRORS } from './shipments.errors.js';
@@ -153,11 +154,14 @@ export function withinStores(f: ShipmentFilters, reach: readonly string[]): Ship
 
 export function createShipmentsService({
   db,
+  clock,
   catalogue,
   labelLinks,
   trackUrl,
 }: {
   db: Db;
+  /** The time a page's total is taken at (shipments.repository.ts, createdRangeTotal). */
+  clock: Clock;
   catalogue: CourierCatalogue;
   labelLinks: LabelLinks;
   trackUrl: TrackUrl;
@@ -184,7 +188,9 @@ export function createShipmentsService({
       // matches in the same scan (a cursor would limit what it sees, so not with search_after);
       // everything else is counted by the statement's count subquery, mostly from the kept counters.
       const countMatches = filters.search !== undefined && !after;
+      const countedAt = clock.now();
       const rows = await repo.findPage(db, accountId, filters, {
+        countedAt,
         limit: perPage + 1,
         descending,
         ...(after ? { after } : { offset: (page - 1) * perPage }),
@@ -194,7 +200,7 @@ export function createShipmentsService({
       const first = rows[0];
       const total = first
         ? Number(countMatches ? first.matching : first.total)
-        : await repo.countShipments(db, accountId, filters);
+        : await repo.countShipments(db, accountId, filters, countedAt);
 
       // The one pass over the rows: each element is the database's attributes text with the fields
       // only this process knows written in front of them. Label links are signed per read, so a
