@@ -8,6 +8,7 @@ import { SHIPMENT_ERRORS } from './domain/shipment/shipment.errors.js';
 import { CHARGE_ERRORS } from './features/charges/charges.errors.js';
 import { COD_LEDGER_ERRORS } from './features/cod-ledger/cod-ledger.errors.js';
 import { LABEL_ERRORS } from './features/labels/labels.errors.js';
+import { INVOICE_ERRORS } from './features/labels/invoice.errors.js';
 import { NDR_ERRORS } from './features/ndr/ndr.errors.js';
 import { PICKUP_ERRORS } from './features/pickups/pickups.errors.js';
 import { RTO_ERRORS } from './features/rto/rto.errors.js';
@@ -76,6 +77,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   charges: CHARGE_ERRORS,
   'cod-ledger': COD_LEDGER_ERRORS,
   labels: LABEL_ERRORS,
+  'labels: tax invoices': INVOICE_ERRORS,
   ndr: NDR_ERRORS,
   rto: RTO_ERRORS,
   pickups: PICKUP_ERRORS,

@@ -122,7 +122,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         {
           name: 'Paperwork',
           description:
-            'The documents a consignment travels with: whether an order over the e-way bill limit (rule 138 of the CGST Rules) is refused without one (docs/paperwork.md).',
+            "The documents a consignment travels with: whether an order over the e-way bill limit (rule 138 of the CGST Rules) is refused without one, and the buyer's GST tax invoice with each store's seller details and invoice series (docs/paperwork.md).",
         },
         {
           name: 'Privacy',

@@ -11,6 +11,7 @@ const TABLE: Record<string, Permission> = {
   'GET /carriers': 'shipments:read',
   'GET /pincodes/:pincode': 'shipments:read',
   'GET /shipments/:id/label': 'shipments:read',
+  'GET /shipments/:id/invoice': 'shipments:read',
   'POST /labels': 'shipments:read',
   'GET /kept-scans': 'shipments:read',
   'POST /forward-order/check': 'shipments:read',
@@ -90,6 +91,7 @@ const TABLE: Record<string, Permission> = {
   'POST /allocation/preview': 'settings:read',
   'GET /exchange-settings': 'settings:read',
   'GET /client-stores/:id/return-policy': 'settings:read',
+  'GET /client-stores/:id/invoice-details': 'settings:read',
   'GET /channels': 'settings:read',
   'GET /channels/:id': 'settings:read',
   'GET /rto-risk/thresholds': 'settings:read',
@@ -115,6 +117,7 @@ const TABLE: Record<string, Permission> = {
   'DELETE /allocation/rules/:id': 'settings:write',
   'PUT /exchange-settings': 'settings:write',
   'PUT /client-stores/:id/return-policy': 'settings:write',
+  'PUT /client-stores/:id/invoice-details': 'settings:write',
   'POST /channels': 'settings:write',
   'PATCH /channels/:id': 'settings:write',
   'DELETE /channels/:id': 'settings:write',
@@ -165,6 +168,7 @@ export const ROUTE_PERMISSIONS: ReadonlyMap<string, Permission> = new Map(Object
  */
 export const BUYER_DOCUMENTS: ReadonlySet<string> = new Set([
   'GET /shipments/:id/label',
+  'GET /shipments/:id/invoice',
   'POST /labels',
   'GET /refunds/:id/payee',
 ]);
@@ -255,7 +259,10 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'PUT /client-stores/:id': storeInPath,
   'GET /client-stores/:id/return-policy': storeInPath,
   'PUT /client-stores/:id/return-policy': storeInPath,
+  'GET /client-stores/:id/invoice-details': storeInPath,
+  'PUT /client-stores/:id/invoice-details': storeInPath,
   'GET /shipments/:id/label': shipmentInPath,
+  'GET /shipments/:id/invoice': shipmentInPath,
   'POST /shipments/:id/label/reissue': shipmentInPath,
   'GET /shipments/:id/notifications': shipmentInPath,
   'GET /shipments/:id/emails': shipmentInPath,

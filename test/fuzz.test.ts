@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { RETURN_POLICY_EXAMPLE } from '../src/features/return-requests/return-requests.examples.js';
+import { INVOICE_DETAILS_EXAMPLE } from '../src/tenancy/stores/invoice-details.schemas.js';
 import { photoPart, sendReturnForm } from './kit/return-page.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -92,6 +93,24 @@ const codBooked = (
 // A label's own shipment, which no fuzzed cancel-order can void.
 const labelled = (
   await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))
+).json().payload as Booked;
+// A shipment of a store with the seller's invoice details (Delhi, as the warehouse), whose invoice GET /shipments/{id}/invoice draws.
+const invoicingStore = (await post(ctx, account.apiKey, STORES, { store_name: 'fuzz-invoiced' })).json().data as {
+  id: string;
+};
+await ctx.app.inject({
+  method: 'PUT',
+  url: `${STORES}/${invoicingStore.id}/invoice-details`,
+  headers: { authorization: account.apiKey },
+  payload: INVOICE_DETAILS_EXAMPLE,
+});
+const invoiced = (
+  await post(
+    ctx,
+    account.apiKey,
+    ORCHESTRATE,
+    orderBodyFromFields(warehouseId, { storeName: 'fuzz-invoiced', carrierId: SHADOWFAX }),
+  )
 ).json().payload as Booked;
 const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBodyFromFields(warehouseId))).json()
   .payload as Booked;
@@ -535,6 +554,8 @@ const known: Known = {
     'GET /custom/api/v1/shipping-charges state': ['pending', 'waived', 'charged'],
     '/custom/api/v1/client-stores/{id} id': [store.id],
     '/custom/api/v1/client-stores/{id}/return-policy id': [store.id],
+    '/custom/api/v1/client-stores/{id}/invoice-details id': [store.id, invoicingStore.id],
+    '/custom/api/v1/shipments/{id}/invoice id': [invoiced.shipment_id, invoiced.awb_code!],
     '/custom/api/v1/return-requests/{id} id': [returnRequest.id],
     // A return request's id, where elsewhere `after` is an event's.
     'GET /custom/api/v1/return-requests after': [returnRequest.id],
@@ -692,6 +713,7 @@ const known: Known = {
     'POST /custom/api/v1/reverse-order-orchestration': [{ ...returnBody(FRESH), carrier_id: '' }],
     'POST /custom/api/v1/exchange-order-orchestration': [exchangeBody(warehouseId, { order_id: FRESH })],
     'PUT /custom/api/v1/client-stores/{id}/return-policy': [RETURN_POLICY_EXAMPLE],
+    'PUT /custom/api/v1/client-stores/{id}/invoice-details': [INVOICE_DETAILS_EXAMPLE],
     'POST /custom/api/v1/return-requests': [returnRequestBody(toAskReturnOf)],
     'POST /custom/api/v1/return-requests/{id}/reject': [{ message: 'The tag has been removed.' }],
     'POST /custom/api/v1/return-requests/{id}/approve': [{}],
@@ -939,6 +961,8 @@ const STATED_NOWHERE = [
   // Not a refusal: the unknown fields a refused request also carried, reported beside the reason.
   /is not a field of this request and was ignored$/,
   /is not a state of the pincode directory$/,
+  // A GSTIN's state code and check character (domain/paperwork/gstin.ts): beyond a pattern.
+  /^(billing_)?gstin \w+ is not a valid GSTIN: /,
   /^Malformed URL: invalid percent-encoding$/,
   // Which route may book a courier, and what a stored endpoint's format asks of a change to it.
   /^carrier_id belongs to forward-order-shipment or forward-order-orchestration$/,

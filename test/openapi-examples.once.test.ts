@@ -220,6 +220,15 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
       case 'labelSignature': {
         await make('warehouseId');
         await make('storeName');
+        // An invoice is numbered at booking, for a store with the seller's details set first.
+        const details = 'PUT /custom/api/v1/client-stores/{id}/invoice-details';
+        if (operation === 'GET /custom/api/v1/shipments/{id}/invoice')
+          await send(
+            'PUT',
+            `/custom/api/v1/client-stores/${values.storeId}/invoice-details`,
+            key,
+            exampleBody(details, values),
+          );
         const booked = await by('POST /custom/api/v1/forward-order-orchestration');
         if (!booked) return;
         const label = new URL(booked.payload.label_url);
@@ -826,6 +835,7 @@ const CARRYING_BUYERS = [
   'GET /custom/api/v1/refunds/{id}/payee',
   'GET /custom/api/v1/return-requests',
   'GET /custom/api/v1/return-requests/{id}',
+  'GET /custom/api/v1/shipments/{id}/invoice',
   'GET /custom/api/v1/shipments/{id}/label',
   'POST /custom/api/v1/exchange-orders',
   'POST /custom/api/v1/labels',

@@ -48,6 +48,9 @@ export const GST_STATE_CODES: Readonly<Record<string, string>> = {
   '38': 'Ladakh',
 };
 
+/** A GSTIN's form: the state code, the PAN, the entity number, Z and the check character (any case). */
+export const GSTIN_FORM = '^[0-9]{2}[A-Za-z]{5}[0-9]{4}[A-Za-z][1-9A-Za-z][Zz][0-9A-Za-z]$';
+
 const CHARACTERS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /**

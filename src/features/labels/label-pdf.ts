@@ -157,6 +157,18 @@ export async function renderLabels(labels: LabelData[]): Promise<Buffer> {
   return done;
 }
 
+/**
+ * The label, then pages another document draws into the same PDF (the buyer's tax invoice:
+ * invoice-pdf.ts), for one print of everything a parcel travels with.
+ */
+export async function renderLabelThen(label: LabelData, after: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  const { doc, done } = labelDocument(`Label ${label.awb}`);
+  await drawLabel(doc, label);
+  after(doc);
+  doc.end();
+  return done;
+}
+
 const code128 = (text: string, height: number, includetext: boolean) =>
   bwipjs.toBuffer({ bcid: 'code128', text, scale: 2, height, includetext, textxalign: 'center' });
 

@@ -7,6 +7,8 @@ import type { EventLog } from '../../events/event-log.js';
 import type { Host } from '../../http/host.js';
 import type { ServerSettings } from '../../http/server.settings.js';
 import type { ReissueLabel } from '../contracts.js';
+import { invoiceRoutes } from './invoice.routes.js';
+import { createInvoicesService } from './invoice.service.js';
 import { labelLinkRoutes, labelsRoutes } from './labels.routes.js';
 import { createLabelsService } from './labels.service.js';
 import type { LabelSettings } from './labels.settings.js';
@@ -14,7 +16,7 @@ import type { LabelSettings } from './labels.settings.js';
 export interface LabelsContext {
   db: Db;
   clock: Clock;
-  rates: Pick<RatesContext, 'catalogue'>;
+  rates: Pick<RatesContext, 'catalogue' | 'directory'>;
   events: EventLog;
   settings: { server: ServerSettings; labels: LabelSettings };
 }
@@ -35,6 +37,8 @@ export async function registerLabels(
   });
   const labels = createLabelsService({ db, links, catalogue: rates.catalogue, clock, events });
   host.routes?.add('public', labelsRoutes(labels));
-  host.routes?.add('account', labelLinkRoutes(labels));
+  const invoices = createInvoicesService({ db, directory: rates.directory });
+  host.routes?.add('account', labelLinkRoutes(labels, invoices));
+  host.routes?.add('account', invoiceRoutes(invoices));
   return { links, reissue: (tx, actor, shipmentId, reason) => labels.reissue(actor, shipmentId, reason, tx) };
 }

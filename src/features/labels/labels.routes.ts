@@ -9,6 +9,9 @@ import { answer } from '../../http/answer.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
 import { BulkLabelsBody, ReissueBody, ReissuedLabel, ReissueParams } from './labels.schemas.js';
 import { type LabelsService, MAX_BULK_LABELS } from './labels.service.js';
+import { drawInvoice } from './invoice-pdf.js';
+import type { InvoicesService } from './invoice.service.js';
+import { renderLabelThen } from './label-pdf.js';
 
 const PdfBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The 4x6 inch PDF label.' });
 /** The PDF as OpenAPI says a binary answer is: its own media type, a binary string. */
@@ -41,6 +44,13 @@ const LabelLinkQuery = Type.Object(
       Type.Union([Type.Literal('json'), Type.Literal('pdf')], {
         description: 'json (the default): a new label_url; pdf: the label itself.',
         examples: ['pdf'],
+      }),
+    ),
+    include: Type.Optional(
+      Type.Literal('invoice', {
+        description:
+          "invoice: one PDF of the label's page and then the buyer's tax invoice (GET /shipments/{id}/invoice), whatever " +
+          'format says; refused as the invoice is (422 invoice_details_missing, 409 invoice_not_numbered) before the label is printed.',
       }),
     ),
   },
@@ -130,7 +140,7 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
 }
 
 /** A new label link (or the PDF) for the account's own shipment: label links expire, shipments do not. */
-export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
+export function labelLinkRoutes(labels: LabelsService, invoices: InvoicesService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/shipments/:id/label',
@@ -144,7 +154,8 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
             'default) or was never kept. With format=pdf, answers the 4x6 inch PDF label directly. The shipment is named by ' +
             'its shipment_id or its AWB; a return by its shipment_id, return_id or AWB (its label is addressed to the warehouse). 404: no such shipment in this account, or it has no AWB yet; 410: it was cancelled, ' +
             "so its label is void; 409: it is held (a COD order its buyer has not confirmed, under the account's hold policy): " +
-            'it must not be handed to the courier until confirmed.',
+            'it must not be handed to the courier until confirmed. With include=invoice, one PDF of the label and then the ' +
+            "buyer's A4 tax invoice (GET /shipments/{id}/invoice), refused as that route refuses (422, 409).",
           params: LabelLinkParams,
           querystring: LabelLinkQuery,
           response: {
@@ -158,12 +169,19 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
                 ...pdfContent,
               },
             },
-            ...errorResponses(400, 401, 404, 409, 410),
+            ...errorResponses(400, 401, 404, 409, 410, 422),
           },
         },
       },
       async (request, reply) => {
         const { id } = request.params;
+        if (request.query.include === 'invoice') {
+          // The invoice first: a shipment that cannot be invoiced leaves its label unprinted.
+          const invoice = await invoices.data(request.accountId, id);
+          const label = await labels.labelFor(request.accountId, id);
+          const bytes = await renderLabelThen(label, (doc) => drawInvoice(doc, invoice));
+          return sendPdf(reply, { awb: label.awb, bytes }, 'private, no-cache');
+        }
         if (request.query.format === 'pdf')
           return sendPdf(reply, await labels.pdfFor(request.accountId, id), 'private, no-cache');
         return labels.link(request.accountId, id);

@@ -50,7 +50,7 @@ type LabelStore = NonNullable<Awaited<ReturnType<typeof findLabelSource>>>['stor
  * limits) and kept; one over the limits, or damaged, keeps an empty copy and leaves the brand name
  * alone on its labels. The original is never drawn.
  */
-async function labelLogo(db: Db, store: LabelStore): Promise<Buffer | null> {
+export async function labelLogo(db: Db, store: LabelStore): Promise<Buffer | null> {
   if (!store?.logoSha256) return null;
   if (store.logoPng) return store.logoPng.length > 0 ? store.logoPng : null;
   const original = await readLogoBytes(db, store.id, store.logoSha256);
@@ -198,6 +198,17 @@ export function createLabelsService({
       const pdf = await this.render(shipment.id);
       if (!pdf) throw LABEL_ERRORS.label_not_found.error('Label not found');
       return pdf;
+    },
+
+    /**
+     * The label's data for a print with more pages (the label route's include=invoice): refused as
+     * pdfFor refuses, and noted printed as a fetched label is.
+     */
+    async labelFor(accountId: string, idOrAwb: string): Promise<LabelData> {
+      const shipment = await printable(accountId, idOrAwb);
+      const label = await printing(shipment.id);
+      if (!label) throw LABEL_ERRORS.label_not_found.error('Label not found');
+      return label.data;
     },
 
     /**

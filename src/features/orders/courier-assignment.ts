@@ -16,6 +16,7 @@ import * as repo from './orders.repository.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
 import type { Actor } from '../../domain/access/permissions.js';
 import { auditRecorder } from '../../tenancy/audit/audit.js';
+import { invoiceIssueFor, issueInvoiceNumber } from '../../tenancy/stores/invoice-series.js';
 
 interface Deps {
   db: Db;
@@ -91,6 +92,9 @@ export function createCourierAssignment(deps: Deps) {
           if (!updated)
             throw new BookedMeanwhile((await repo.findShipmentById(tx, accountId, shipmentId))?.awb === booked.awb);
           await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booked, now));
+          // The store's next invoice number, in the booking's transaction: no gap if it rolls back.
+          const invoice = invoiceIssueFor(accountId, store, shipmentId, now);
+          if (invoice) await issueInvoiceNumber(tx, invoice);
           await events.shipment(
             tx,
             accountId,

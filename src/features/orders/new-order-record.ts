@@ -20,6 +20,7 @@ import { assessmentColumns, assessmentEvents } from './rto-assessment.js';
 import type { ChannelOrigin } from '../contracts.js';
 import type { Actor } from '../../domain/access/permissions.js';
 import { auditStatement } from '../../tenancy/audit/audit.js';
+import { invoiceIssueFor, invoiceNumberCtes } from '../../tenancy/stores/invoice-series.js';
 
 export const ORDER_CHANNEL = 'manual_order';
 
@@ -94,6 +95,10 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
       },
       now,
     );
+    // A booking of a store with invoice details numbers its invoice in this statement (no extra
+    // round trip, and nothing when the store has none): kept or lost with the booking.
+    const invoice = booking ? invoiceIssueFor(accountId, prepared.store, shipmentId, now) : null;
+    const also = enrolment ? [recorded.statement, enrolment, audited] : [recorded.statement, audited];
     try {
       const created = await repo.insertOrder(
         ex,
@@ -110,7 +115,7 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
         input.items.map((item, position) => ({ position, ...item })),
         shipment,
         [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
-        enrolment ? [recorded.statement, enrolment, audited] : [recorded.statement, audited],
+        invoice ? [...also, ...invoiceNumberCtes(invoice)] : also,
       );
       recorded.written();
       return created;

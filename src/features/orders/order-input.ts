@@ -5,6 +5,7 @@ import { resolveAddressFields, resolvePhone, resolvePincode } from '../../domain
 import { rupeesToPaise } from '../../domain/money.js';
 import { parseDay } from '../../domain/calendar.js';
 import { EWAY_BILL_NUMBER_PATTERN } from '../../domain/paperwork/eway-bill.js';
+import { gstinProblems } from '../../domain/paperwork/gstin.js';
 import { readOrderDate } from '../../domain/shipment/order-dates.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderInput } from './orders.schemas.js';
@@ -71,6 +72,8 @@ export interface OrderInput {
   carrierId: string | undefined;
   channelRef: string | null;
   companyName: string | null;
+  /** The buyer's GSTIN (billing_gstin), upper case, for a B2B tax invoice; absent when none was sent. */
+  buyerGstin?: string;
   /** The buyer's language the merchant set (the tracking page's), or null. */
   language: string | null;
   totalDiscountPaise: number;
@@ -123,6 +126,19 @@ function readEwayBill(body: CreateOrderInput): EwayBill | null {
   });
   checks.done();
   return number ? { number, date: date ?? null } : null;
+}
+
+/**
+ * The buyer's GSTIN, upper-cased, its state code and check character checked (domain/paperwork/
+ * gstin.ts): a tax invoice must not carry a wrong one. Undefined when none (or "") was sent.
+ */
+function readBuyerGstin(sent: string | undefined): string | undefined {
+  const gstin = sent?.trim().toUpperCase();
+  if (!gstin) return undefined;
+  const problems = gstinProblems(gstin);
+  if (problems.length > 0)
+    throw invalid(`billing_gstin ${gstin} is not a valid GSTIN: ${problems.join('; ')}`, 'billing_gstin');
+  return gstin;
 }
 
 /** Trimmed, blanks dropped, phone and pincode checked (both reported) and normalised; null when nothing is left. */
@@ -186,6 +202,7 @@ export function readOrderInput(
   });
   const vendorDetails = checks.check(() => readVendorDetails(body.vendor_details, directory));
   const ewayBill = checks.check(() => readEwayBill(body));
+  const buyerGstin = checks.check(() => readBuyerGstin(body.billing_gstin));
   checks.check(() => {
     if (!courierAllowed && body.carrier_id) {
       throw invalid('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
@@ -213,6 +230,7 @@ export function readOrderInput(
     carrierId: body.carrier_id || undefined,
     channelRef: body.channel_id?.trim() || null,
     companyName: body.company_name?.trim() || null,
+    ...(buyerGstin && { buyerGstin }),
     language: body.language ?? null,
     totalDiscountPaise,
     vendorDetails: vendorDetails ?? null,
@@ -266,6 +284,7 @@ export function orderInputOf(order: OrderRow, items: OrderItemRow[]): OrderInput
     carrierId: undefined,
     channelRef: order.channelRef,
     companyName: order.companyName,
+    ...(order.buyerGstin && { buyerGstin: order.buyerGstin }),
     language: order.language,
     totalDiscountPaise: order.totalDiscountPaise,
     vendorDetails: order.vendorDetails,

@@ -36,6 +36,7 @@ export function storedOrderBody(order: OrderRow, items: OrderItemRow[], storeNam
     store_name: present(storeName),
     channel_id: present(order.channelRef),
     company_name: present(order.companyName),
+    billing_gstin: present(order.buyerGstin),
     language: present(order.language),
     billing_customer_name: order.billingName,
     billing_last_name: present(order.billingLastName),

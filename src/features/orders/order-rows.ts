@@ -90,6 +90,7 @@ export function orderColumns({ input, warehouse, store }: PreparedOrder) {
     printLabel: input.printLabel,
     channelRef: input.channelRef,
     companyName: input.companyName,
+    buyerGstin: input.buyerGstin ?? null,
     language: input.language,
     totalDiscountPaise: input.totalDiscountPaise,
     vendorDetails: input.vendorDetails,

@@ -26,7 +26,7 @@ export async function insertOrder(
   items: NewItem[],
   shipment: NewShipment & { id: string },
   milestones: { milestone: string; at: Date }[],
-  also: SQL[] = [],
+  also: (SQL | { as: string; statement: SQL })[] = [],
 ): Promise<{ order: OrderRow; shipment: ShipmentRow }> {
   const orderValues = defined({ ...order, accountId });
   const shipmentValues = defined({ attemptCount: 0, ...shipment, accountId, orderId: order.id });
@@ -43,7 +43,12 @@ export async function insertOrder(
     shipment: jsonRow(shipments, shipmentValues),
     milestones: milestoneValues.map((m) => jsonRow(shipmentMilestones, m)),
   };
-  const more = also.map((statement, i) => sql`, ${sql.raw(`also_${i}`)} as (${statement})`);
+  // A named statement is one a later one reads (the invoice counter the invoice's number takes).
+  const more = also.map((part, i) =>
+    is(part, SQL)
+      ? sql`, ${sql.raw(`also_${i}`)} as (${part})`
+      : sql`, ${sql.identifier(part.as)} as (${part.statement})`,
+  );
   await queryPreparedRows(
     db,
     sql`with doc as (select ${JSON.stringify(doc)}::jsonb as d),
@@ -162,7 +167,13 @@ export async function findItems(db: Executor, accountId: string, orderId: string
 export async function findStoreName(db: Executor, accountId: string, storeId: string | null) {
   if (!storeId) return null;
   const [row] = await db
-    .select({ storeName: stores.storeName, brandName: stores.brandName, logoSha256: stores.logoSha256 })
+    .select({
+      id: stores.id,
+      storeName: stores.storeName,
+      brandName: stores.brandName,
+      logoSha256: stores.logoSha256,
+      invoicePrefix: stores.invoicePrefix,
+    })
     .from(stores)
     .where(and(eq(stores.accountId, accountId), eq(stores.id, storeId)));
   return row ?? null;

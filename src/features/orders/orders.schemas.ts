@@ -6,6 +6,7 @@ import { statedRule } from '../../http/stated-rules.js';
 import { BillingAddress, EwayBillFields, OrderItem } from '../../http/order-parts.js';
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
 import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
+import { GSTIN_FORM } from '../../domain/paperwork/gstin.js';
 
 export const MAX_ORDER_ITEMS = 100;
 
@@ -53,6 +54,16 @@ export const CreateOrderBody = Type.Object(
       }),
     ),
     company_name: Type.Optional(NamePart(200, "The customer's company; printed on the label.")),
+    billing_gstin: Type.Optional(
+      Type.String({
+        pattern: `^(?:${GSTIN_FORM.slice(1, -1)})?$`,
+        'x-error': 'must be a 15-character GSTIN such as 29AAGCB7383J1Z4, or ""',
+        description:
+          "Dakiya's addition: the buyer's GSTIN, for a business buyer (B2B): printed on the order's tax invoice " +
+          '(GET /shipments/{id}/invoice). Its state code and check character are checked (400 naming billing_gstin). "" means none.',
+        examples: ['29AAGCB7383J1Z4'],
+      }),
+    ),
     language: Type.Optional(
       Type.String({
         enum: [...LANGUAGES],

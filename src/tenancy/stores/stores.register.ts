@@ -2,6 +2,8 @@ import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { Host } from '../../http/host.js';
 import type { ServerSettings } from '../../http/server.settings.js';
+import { invoiceDetailsRoutes } from './invoice-details.routes.js';
+import { createInvoiceDetailsService } from './invoice-details.service.js';
 import { publicLogoRoutes, storesRoutes } from './stores.routes.js';
 import { createStoresService, type RecordStoreEvent } from './stores.service.js';
 
@@ -13,7 +15,7 @@ export interface StoresContext {
   events: { record: RecordStoreEvent };
 }
 
-/** Stores (brands, logos): their routes, and their logos' public links. */
+/** Stores (brands, logos, the seller's invoice details): their routes, and their logos' public links. */
 export function registerStores(host: Host, { db, clock, settings, events }: StoresContext) {
   const stores = createStoresService({
     db,
@@ -23,5 +25,6 @@ export function registerStores(host: Host, { db, clock, settings, events }: Stor
   });
   host.routes?.add('public', publicLogoRoutes(stores));
   host.routes?.add('account', storesRoutes(stores));
+  host.routes?.add('account', invoiceDetailsRoutes(createInvoiceDetailsService({ db, clock })));
   return stores;
 }

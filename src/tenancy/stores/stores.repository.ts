@@ -75,6 +75,22 @@ export async function updateStore(
   return row;
 }
 
+/** The seller's invoice details (invoice-details.service.ts), set together. */
+export async function setInvoiceDetails(
+  db: Executor,
+  accountId: string,
+  storeId: string,
+  // Not the store's updated_at: the store as its routes answer it is unchanged.
+  values: Pick<StoreRow, 'invoiceLegalName' | 'invoiceGstin' | 'invoiceAddress' | 'invoicePrefix'>,
+): Promise<StoreRow | undefined> {
+  const [row] = await db
+    .update(stores)
+    .set(values)
+    .where(and(eq(stores.accountId, accountId), eq(stores.id, storeId)))
+    .returning();
+  return row;
+}
+
 /**
  * Bytes travel as hex text that the database decodes: PGlite's own bytea parameter encoding walks a
  * buffer value by value, and 50 logos of 1.9 MB at once took it a minute of CPU and half a

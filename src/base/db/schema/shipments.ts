@@ -73,6 +73,8 @@ export const orders = pgTable(
     channelOrderId: text('channel_order_id'),
     channelOrderName: text('channel_order_name'),
     companyName: text('company_name'),
+    /** The buyer's GSTIN (billing_gstin; Dakiya's addition), printed on its tax invoice: a B2B supply. */
+    buyerGstin: text('buyer_gstin'),
     totalDiscountPaise: bigint('total_discount_paise', { mode: 'number' }).notNull().default(0),
     /** Velocity's vendor_details: the seller the parcel ships for, as sent (snake_case keys). */
     vendorDetails: jsonb('vendor_details').$type<Record<string, string>>(),

@@ -196,6 +196,14 @@ export const stores = pgTable(
       .default(
         sql`'{shipped,out_for_delivery,delivered,ndr_raised,rto_delivered,return_requested,return_approved,return_rejected}'::text[]`,
       ),
+    /**
+     * The seller on the buyer's tax invoice (docs/paperwork.md): legal name, GSTIN, registered
+     * address and the invoice numbers' prefix. All four or none: a store without them numbers no invoices.
+     */
+    invoiceLegalName: text('invoice_legal_name'),
+    invoiceGstin: text('invoice_gstin'),
+    invoiceAddress: text('invoice_address'),
+    invoicePrefix: text('invoice_prefix'),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },
