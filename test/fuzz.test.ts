@@ -949,6 +949,8 @@ const STATED_NOWHERE = [
   /must list at least one courier service for the priority strategy$/,
   /must not exceed the order value \(sub_total\)$/,
   /is required (when|unless) /,
+  // An e-way bill's date dates its number: one without the other is refused (features/paperwork).
+  /^ewaybill_date is sent with ewaybill_no, the bill it dates$/,
   /must not differ from /,
   /must not be before /,
   /must not be above /,
