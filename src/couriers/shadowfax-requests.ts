@@ -41,6 +41,9 @@ export function shadowfaxForwardOrder(request: BookingRequest, orderType: Shadow
       payment_mode: cod ? 'COD' : 'Prepaid',
       cod_amount: cod ? rupees(request.codPaise) : 0,
       total_amount: rupees(request.totalPaise),
+      // The e-way bill number as `order_details.eway_bill`, a string of at most 12 characters: Shadowfax's
+      // documentation (index id 54543910210) and a client booking on this path (index id 53908546514).
+      ...(request.ewayBillNumber && { eway_bill: request.ewayBillNumber }),
     },
     customer_details: party(request.consignee),
     pickup_details: warehouse,

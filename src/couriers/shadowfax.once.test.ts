@@ -120,6 +120,30 @@ describe('shadowfax connector against a local simulator of its API', () => {
     expect(body(sim.callsTo(CREATE).at(-1)).order_details).toMatchObject({ payment_mode: 'COD', cod_amount: 998 });
   });
 
+  it("sends the order's e-way bill number as order_details.eway_bill (docs/paperwork.md), and none when it has none", async () => {
+    const details = (ewaybill: Record<string, unknown>, shipmentId: string | undefined) => ({
+      client_order_id: shipmentId,
+      actual_weight: 500,
+      volumetric_weight: 200,
+      product_value: 998,
+      payment_mode: 'Prepaid',
+      cod_amount: 0,
+      total_amount: 998,
+      ...ewaybill,
+    });
+    const withBill = await orchestrate(
+      ctx,
+      apiKey,
+      orderBody(warehouseId, { carrier_id: SHADOWFAX, ewaybill_no: 331009876543, ewaybill_date: '2026-11-20' }),
+    );
+    expect(body(sim.callsTo(CREATE).at(-1)).order_details).toEqual(
+      details({ eway_bill: '331009876543' }, withBill.shipment_id),
+    );
+    expect(sim.orders.get(withBill.awb_code!)).toMatchObject({ awb: withBill.awb_code });
+    const plain = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+    expect(body(sim.callsTo(CREATE).at(-1)).order_details).toEqual(details({}, plain.shipment_id));
+  });
+
   it('books a QC return as a reverse pickup with qc_required and the rules the rider checks', async () => {
     const booked = await bookReturn(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, qc: true, sku: 'KURTA-QC' });
     expect(booked).toMatchObject({

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUYER, bookingRequest } from '../../test/kit/booking-request.js';
+import { refusedCreate } from '../demo/simulators/shadowfax-sim-rules.js';
 import {
   SHADOWFAX_TOKEN,
   type ShadowfaxSimulator,
@@ -223,6 +224,30 @@ describe('shadowfax connector against the simulator', () => {
       code: 'courier_refused',
       messages: ['Shadowfax refused: Order type marketplace is not enabled for this client'],
     });
+  });
+
+  it('books with the e-way bill as order_details.eway_bill, which the simulator refuses past 12 alphanumeric characters', async () => {
+    const withBill = (reference: string, ewayBillNumber: string) =>
+      connector.book(service, { ...request(reference), ewayBillNumber }, none, undefined as never);
+    const { awb } = await withBill('ref-ewb', '331009876543');
+    expect((sim.orders.get(awb)!.body.order_details as Record<string, unknown>).eway_bill).toBe('331009876543');
+    await expect(withBill('ref-ewb-long', '3310098765431')).rejects.toMatchObject({
+      code: 'courier_refused',
+      messages: ['Shadowfax refused: order_details.eway_bill: Ensure this field has no more than 12 characters.'],
+    });
+    await expect(withBill('ref-ewb-dash', '3310-0987654')).rejects.toMatchObject({
+      code: 'courier_refused',
+      messages: ['Shadowfax refused: order_details.eway_bill: Enter a valid value.'],
+    });
+    const calls = sim.callsTo('/api/v3/clients/orders/').map((c) => JSON.parse(c.body).order_details.client_order_id);
+    expect(calls.slice(-3)).toEqual(['ref-ewb', 'ref-ewb-long', 'ref-ewb-dash']);
+    const order = shadowfaxForwardOrder(request('ref-ewb-number'));
+    const asNumber = { ...order, order_details: { ...order.order_details, eway_bill: 331009876543 } };
+    expect(refusedCreate('forward', asNumber, ['warehouse'])).toEqual({
+      status: 400,
+      body: { message: 'Failure', errors: { order_details: { eway_bill: ['Not a valid string.'] } } },
+    });
+    expect(refusedCreate('forward', order, ['warehouse'])).toBeUndefined();
   });
 
   it('cancels at rest, queues while moving (304), refuses once delivered, and RTOs a queued parcel without refusing', async () => {

@@ -39,7 +39,7 @@ export const EwayBillFields = {
         description:
           "Dakiya's addition: the e-way bill number (EBN, 12 digits; a JSON number is accepted) of an order whose value " +
           "needs one (rule 138 of the CGST Rules: over ₹50,000, or the State's own limit within it; docs/paperwork.md). " +
-          'Sent to the courier (Delhivery and Ekart `ewbn`) and printed on the label. Without it, booking such an order is ' +
+          'Sent to the courier (Delhivery and Ekart `ewbn`, Shadowfax `eway_bill`) and printed on the label. Without it, booking such an order is ' +
           'refused (422 eway_bill_required) unless the account set `eway_bill_check` to `warn`.',
         examples: ['331009876543'],
       },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChannelCallError } from '../../channels/channel-adapter.js';
-import { trackingStatusOf } from './channel-writeback.plan.js';
+import type { StoredEvent } from '../../events/events.repository.js';
+import { trackingStatusOf, trackPayloadOf } from './channel-writeback.plan.js';
 import { failureOf, retryAt } from './channel-writeback.worker.js';
 
 const NOW = new Date('2026-11-20T06:30:00.000Z');
@@ -60,5 +61,57 @@ describe("a status's word in the store", () => {
     ['cancelled', 'cancelled_by_merchant', null],
   ] as const)('%s (%s) is %s', (to, sub, word) => {
     expect(trackingStatusOf(to, sub)).toBe(word);
+  });
+});
+
+describe('what the store is told of a status change', () => {
+  const moved = (data: Record<string, unknown>): StoredEvent => ({
+    id: 'e1',
+    accountId: 'a1',
+    type: 'shipment.status_changed',
+    subjectType: 'shipment',
+    subjectId: 's1',
+    sequence: 3,
+    data,
+    createdAt: NOW,
+    txid: '1',
+    position: 0,
+  });
+
+  it("an attempted delivery names the NDR's reason, else the sub-status, else nothing", () => {
+    const base = { from: 'out_for_delivery', to: 'ndr_raised', event_time: '2026-11-20T12:00:00.000Z' };
+    expect(trackPayloadOf(moved({ ...base, ndr_reason: 'customer_unavailable', location: 'Mumbai' }))).toEqual({
+      status: 'attempted_delivery',
+      message: 'Delivery attempted: customer unavailable',
+      happenedAt: '2026-11-20T12:00:00.000Z',
+      city: 'Mumbai',
+    });
+    expect(trackPayloadOf(moved({ ...base, sub_status: 'premises_closed' }))!.message).toBe(
+      'Delivery attempted: premises closed',
+    );
+    expect(trackPayloadOf(moved({ ...base, ndr_reason: '' }))!.message).toBe('Delivery attempted');
+  });
+
+  it('a return to the sender names its reason when it has one; a lost or damaged parcel its sub-status', () => {
+    expect(
+      trackPayloadOf(moved({ from: 'ndr_raised', to: 'rto_initiated', rto_reason: 'max_attempts_exceeded' })),
+    ).toEqual({
+      status: 'failure',
+      message: 'Returning to the sender: max attempts exceeded',
+      happenedAt: NOW.toISOString(),
+      city: null,
+    });
+    expect(trackPayloadOf(moved({ from: 'ndr_raised', to: 'rto_initiated' }))!.message).toBe('Returning to the sender');
+    expect(trackPayloadOf(moved({ from: 'in_transit', to: 'others', sub_status: 'lost' }))!.message).toBe(
+      'Delivery failed: lost',
+    );
+  });
+
+  it('tells nothing of a move within a status, a status the store keeps no word for, or an event without one', () => {
+    expect(
+      trackPayloadOf(moved({ from: 'in_transit', to: 'in_transit', sub_status: 'reached_destination_hub' })),
+    ).toBeNull();
+    expect(trackPayloadOf(moved({ from: 'in_transit', to: 'others', sub_status: 'on_hold' }))).toBeNull();
+    expect(trackPayloadOf(moved({ from: 'in_transit' }))).toBeNull();
   });
 });

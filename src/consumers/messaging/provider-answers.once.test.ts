@@ -129,6 +129,43 @@ describe("an account's own provider host", { timeout: 60_000 }, () => {
     expect([...excerpt].length).toBe(120);
   });
 
+  it('answering a success without a message id: retried, then failed, saying so', async () => {
+    const phoneNumberId = `${WA_PHONE_NUMBER_ID}3`;
+    behaviour.set(phoneNumberId, (_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ messaging_product: 'whatsapp', messages: [] })),
+    );
+    expect(await messagesOf('whatsapp', whatsapp(phoneNumberId))).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 2,
+        last_error: 'WhatsApp answered 200 without a message id',
+      }),
+    ]);
+  });
+
+  it('answering a rate-limit code in a 400: retried as a 429 is; a refusal without its JSON: the status alone, final', async () => {
+    const limited = `${WA_PHONE_NUMBER_ID}4`;
+    behaviour.set(limited, (_request, response) =>
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: '(#130429) Rate limit hit', type: 'OAuthException', code: 130429 } })),
+    );
+    expect(await messagesOf('whatsapp', whatsapp(limited))).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 2,
+        last_error: 'WhatsApp refused (400, code 130429): (#130429) Rate limit hit',
+      }),
+    ]);
+    const bare = `${WA_PHONE_NUMBER_ID}5`;
+    behaviour.set(bare, (_request, response) => response.writeHead(403, { 'content-type': 'text/plain' }).end('no'));
+    expect(await messagesOf('whatsapp', whatsapp(bare))).toEqual([
+      expect.objectContaining({ status: 'failed', attempts: 1, last_error: 'WhatsApp refused (403): HTTP 403' }),
+    ]);
+  });
+
   it('answering anything but its documented JSON: the status alone, the body never kept', async () => {
     behaviour.set('sms', (_request, response) =>
       response.writeHead(500, { 'content-type': 'text/html' }).end(INTERNAL_PAGE),

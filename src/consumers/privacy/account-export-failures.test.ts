@@ -71,6 +71,18 @@ describe('an export that cannot be written', () => {
         error: 'the archive could not be written: the server log says why',
       });
       expect(errors).toHaveLength(1);
+      // The operator's export (the CLI's accounts export), written in its process, fails the same way and says so.
+      const thrown = await blocked.app.accountExports.exportNow(m.id).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+      const [other] = await queryRows<{ id: string; status: string }>(
+        blocked.database.db,
+        sql`select id, status from account_exports where account_id = ${m.id} and id <> ${id}`,
+      );
+      expect(other!.status).toBe('failed');
+      expect(thrown).toBe(`export ${other!.id} failed: the archive could not be written: the server log says why`);
+      expect(errors).toHaveLength(2);
     } finally {
       await blocked.app.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -59,6 +59,30 @@ describe('the tar.gz writer', () => {
 
   it('refuses a name longer than the header holds', () => {
     expect(() => tarHeader(`tables/${'t'.repeat(100)}.jsonl`, 1, new Date())).toThrow(/too long/);
+  });
+
+  it('refuses a file that shrinks while it is copied in, rather than write an entry shorter than its header says', async () => {
+    const source = path.join(work, 'shrinking.jsonl');
+    writeFileSync(source, 'x'.repeat(1024 * 1024));
+    const tar = new TarGzWriter(path.join(work, 'shrinking.tar.gz'), new Date('2026-11-20T06:30:00.000Z'));
+    let chunks = 0;
+    // Another writer empties the file once its first 64 KiB chunk is in.
+    const truncate = async () => {
+      chunks += 1;
+      if (chunks === 1) truncateSync(source, 0);
+    };
+    await expect(tar.addFile('tables/shrinking.jsonl', source, truncate)).rejects.toThrow(
+      `${source} changed while it was archived`,
+    );
+    await tar.abort();
+  });
+
+  it("refuses a write once the archive's file has failed, with the file's error", async () => {
+    const tar = new TarGzWriter(path.join(work, 'missing', 'out.tar.gz'), new Date('2026-11-20T06:30:00.000Z'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(tar.addBytes('manifest.json', Buffer.from('{}'))).rejects.toThrow(/ENOENT/);
+    await expect(tar.close()).rejects.toThrow(/ENOENT/);
+    await tar.abort();
   });
 
   it('fails a write to a folder that is not there, without ending the process', async () => {

@@ -350,6 +350,23 @@ describe('delivery', { timeout: SLOW }, () => {
       await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}/deliveries?limit=1&before=${listed[0]!.id}`)
     ).json();
     expect(next).toEqual({ data: [listed[1]], meta: { next_before: null } });
+
+    // Refused: a delivery the endpoint does not have; any delivery while the endpoint is disabled.
+    const unknown = await request(m.apiKey, 'POST', `${WEBHOOKS}/${m.endpoint.id}/deliveries/${UNKNOWN_ID}/redeliver`);
+    expect([unknown.statusCode, unknown.json().code, unknown.json().message]).toEqual([
+      404,
+      'webhook_delivery_not_found',
+      'Delivery not found',
+    ]);
+    const disabled = await request(m.apiKey, 'PUT', `${WEBHOOKS}/${m.endpoint.id}`, { status: 'disabled' });
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    const refused = await request(m.apiKey, 'POST', `${WEBHOOKS}/${m.endpoint.id}/deliveries/${failed.id}/redeliver`);
+    expect([refused.statusCode, refused.json().code, refused.json().message]).toEqual([
+      422,
+      'webhook_endpoint_disabled',
+      'The endpoint is disabled: enable it (PUT status "enabled") first',
+    ]);
+    expect((await deliveries(m.apiKey, m.endpoint.id)).map((d) => d.id)).toEqual(listed.map((d) => d.id));
     await m.receiver.close();
   });
 

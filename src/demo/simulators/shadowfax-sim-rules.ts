@@ -83,6 +83,18 @@ export const unserviceable = (pincode: string) => pincode.startsWith('79');
 
 const failure = (status: number, errors: unknown): SimAnswer => ({ status, body: { message: 'Failure', errors } });
 
+/**
+ * `order_details.eway_bill` is optional, "Max 12 alphanumeric characters" (index id 54543910210).
+ * Shadowfax's own words for a bad one are in no source: these are Django REST's for a field of that
+ * kind (a CharField's type and max_length, a RegexValidator's default).
+ */
+function ewayBillProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') return 'Not a valid string.';
+  if (value.length > 12) return 'Ensure this field has no more than 12 characters.';
+  return /^[A-Za-z0-9]*$/.test(value) ? undefined : 'Enter a valid value.';
+}
+
 /** Checks a create and says why it cannot be made, or undefined. */
 export function refusedCreate(
   kind: 'forward' | 'reverse',
@@ -104,6 +116,8 @@ export function refusedCreate(
     const details = record(body.order_details)!;
     if (details.payment_mode === 'COD' && Number(details.cod_amount) > 40_000)
       return failure(400, { order_details: { cod_amount: ['COD amount cannot be more than 40000.'] } });
+    const ewayBill = ewayBillProblem(details.eway_bill);
+    if (ewayBill) return failure(400, { order_details: { eway_bill: [ewayBill] } });
     return undefined;
   }
   const bad = (body.skus_attributes as Record<string, unknown>[]).findIndex(
