@@ -9,6 +9,7 @@ import { CHARGE_ERRORS } from './features/charges/charges.errors.js';
 import { COD_LEDGER_ERRORS } from './features/cod-ledger/cod-ledger.errors.js';
 import { LABEL_ERRORS } from './features/labels/labels.errors.js';
 import { INVOICE_ERRORS } from './features/labels/invoice.errors.js';
+import { PAPERWORK_ERRORS } from './features/paperwork/paperwork.errors.js';
 import { NDR_ERRORS } from './features/ndr/ndr.errors.js';
 import { PICKUP_ERRORS } from './features/pickups/pickups.errors.js';
 import { RTO_ERRORS } from './features/rto/rto.errors.js';
@@ -78,6 +79,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'cod-ledger': COD_LEDGER_ERRORS,
   labels: LABEL_ERRORS,
   'labels: tax invoices': INVOICE_ERRORS,
+  'paperwork: e-way bill generation': PAPERWORK_ERRORS,
   ndr: NDR_ERRORS,
   rto: RTO_ERRORS,
   pickups: PICKUP_ERRORS,

@@ -22,6 +22,8 @@ import { type FuzzRequest, type Known, type OpenApiDocument, type Operation, req
 import type { CarrierEvent } from '../src/couriers/carrier-event.js';
 import { exampleFontName } from '../src/consumers/tracking-page/page-fonts.js';
 import { SIM_SHOPIFY_TOKEN, startShopifySimulator } from '../src/demo/simulators/shopify-simulator.js';
+import { startEwayBillGspSimulator } from '../src/demo/simulators/eway-bill-gsp-simulator.js';
+import { gatewayBody } from './kit/eway-bill.js';
 
 // Every operation of /openapi.json, fed generated requests (issue 11): no answer is a 5xx, every
 // status is one the operation documents, and every JSON answer fits its documented schema.
@@ -46,6 +48,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 // limiter stays on (its 429 is documented and allowed), with a budget that lets every operation be reached.
 // Shopify's API is its simulator (SHOPIFY_BASE_URL): a connection's credentials are checked there.
 const shopify = await startShopifySimulator();
+// The e-way bill gateway's GSP (PUT /paperwork-settings/eway-bill-gateway, POST /orders/{order_id}/ewaybill).
+const gsp = await startEwayBillGspSimulator();
 const ctx = await createTestApp({
   settings: {
     limits: { ratePerMinute: 1_000_000 },
@@ -57,6 +61,7 @@ const ctx = await createTestApp({
 afterAll(async () => {
   await ctx.close();
   await shopify.close();
+  await gsp.close();
 });
 
 const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument;
@@ -117,6 +122,18 @@ const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBodyFromFie
 // An order for PUT /order to update: its own, so no other operation books or cancels it.
 const toUpdate = orderBodyFromFields(warehouseId);
 await post(ctx, account.apiKey, FORWARD_ORDER, toUpdate);
+// An order over the e-way bill limit, stored without a courier, whose Part A the GSP simulator generates.
+const toBill: Record<string, unknown> = {
+  ...orderBodyFromFields(warehouseId, { value: 75_000 }),
+  order_items: [{ name: 'Phone', sku: 'PHONE-1', units: 1, selling_price: 75_000, tax: 18, hsn: '8517' }],
+};
+await post(ctx, account.apiKey, FORWARD_ORDER, toBill);
+await ctx.app.inject({
+  method: 'PUT',
+  url: '/custom/api/v1/paperwork-settings/eway-bill-gateway',
+  headers: { authorization: account.apiKey },
+  payload: gatewayBody(gsp),
+});
 // A return from a Mumbai customer to the fuzz warehouse, QC on one item.
 const returnBody = (orderId: string) => ({
   order_id: orderId,
@@ -556,6 +573,7 @@ const known: Known = {
     '/custom/api/v1/client-stores/{id}/return-policy id': [store.id],
     '/custom/api/v1/client-stores/{id}/invoice-details id': [store.id, invoicingStore.id],
     '/custom/api/v1/shipments/{id}/invoice id': [invoiced.shipment_id, invoiced.awb_code!],
+    '/custom/api/v1/orders/{order_id}/ewaybill order_id': [String(toBill.order_id)],
     '/custom/api/v1/return-requests/{id} id': [returnRequest.id],
     // A return request's id, where elsewhere `after` is an event's.
     'GET /custom/api/v1/return-requests after': [returnRequest.id],
@@ -714,6 +732,7 @@ const known: Known = {
     'POST /custom/api/v1/exchange-order-orchestration': [exchangeBody(warehouseId, { order_id: FRESH })],
     'PUT /custom/api/v1/client-stores/{id}/return-policy': [RETURN_POLICY_EXAMPLE],
     'PUT /custom/api/v1/client-stores/{id}/invoice-details': [INVOICE_DETAILS_EXAMPLE],
+    'PUT /custom/api/v1/paperwork-settings/eway-bill-gateway': [gatewayBody(gsp)],
     'POST /custom/api/v1/return-requests': [returnRequestBody(toAskReturnOf)],
     'POST /custom/api/v1/return-requests/{id}/reject': [{ message: 'The tag has been removed.' }],
     'POST /custom/api/v1/return-requests/{id}/approve': [{}],

@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE } from '../src/http/examples.js';
 import { startShopifySimulator } from '../src/demo/simulators/shopify-simulator.js';
 import { startWooCommerceSimulator } from '../src/demo/simulators/woocommerce-simulator.js';
+import { startEwayBillGspSimulator } from '../src/demo/simulators/eway-bill-gsp-simulator.js';
+import { gatewayBody } from './kit/eway-bill.js';
 import {
   SHOPIFY_CONNECT_EXAMPLE,
   WOOCOMMERCE_CONNECT_EXAMPLE,
@@ -32,6 +34,8 @@ import type { OpenApiDocument, Operation, Parameter, Schema } from './fuzz-reque
 const shopify = await startShopifySimulator({ domain: SHOPIFY_CONNECT_EXAMPLE.shop_domain, shopName: 'Acme Online' });
 shopify.setToken(SHOPIFY_CONNECT_EXAMPLE.access_token);
 const woo = await startWooCommerceSimulator({ siteName: 'Acme Online' });
+// The e-way bill example generates through the GSP simulator, on 127.0.0.1 (no name to resolve).
+const gsp = await startEwayBillGspSimulator();
 woo.addKey('read_write', true, {
   consumerKey: WOOCOMMERCE_CONNECT_EXAMPLE.consumer_key,
   consumerSecret: WOOCOMMERCE_CONNECT_EXAMPLE.consumer_secret,
@@ -52,6 +56,7 @@ afterAll(async () => {
   await ctx.close();
   await shopify.close();
   await woo.close();
+  await gsp.close();
 });
 const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument & {
   tags?: { name: string; description?: string }[];
@@ -212,6 +217,23 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         const order = await by('POST /custom/api/v1/forward-order');
         if (order) values.shipmentId = order.payload.shipment_id;
         made.add('orderId');
+        return;
+      }
+      case 'ewayBillOrderId': {
+        // An order over the e-way bill limit (HSN and rate on its item), and the account's gateway set to the simulator.
+        await make('warehouseId');
+        await make('storeName');
+        await send('PUT', '/custom/api/v1/paperwork-settings/eway-bill-gateway', key, gatewayBody(gsp));
+        const body = {
+          ...(exampleBody('POST /custom/api/v1/forward-order', values) as Record<string, unknown>),
+          order_id: EXAMPLE.ewayBillOrderId,
+          order_items: [{ name: 'Phone', sku: 'PHONE-1', units: 1, selling_price: 75_000, tax: 18, hsn: '8517' }],
+          sub_total: 75_000,
+          cod_collectible: 0,
+          payment_method: 'PREPAID',
+        };
+        await send('POST', '/custom/api/v1/forward-order', key, body);
+        values.ewayBillOrderId = EXAMPLE.ewayBillOrderId;
         return;
       }
       case 'awb':

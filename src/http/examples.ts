@@ -27,6 +27,8 @@ export const EXAMPLE = {
   warehouseId: '0b7c3f8e-4a1d-4c55-9a65-2f1e8d9c0a11',
   /** The merchant's id of an order made by POST /forward-order (PUT /order updates it); the README's is ORD-10045. */
   orderId: 'ORD-20045',
+  /** An order over the e-way bill limit stored without its bill, whose Part A POST /orders/{order_id}/ewaybill generates. */
+  ewayBillOrderId: 'ORD-20062',
   /** Its shipment, still without a courier (POST /forward-order-shipment books it). */
   shipmentId: '3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
   /** A shipment booked with a courier and awaiting pickup (POST /forward-order-orchestration). */

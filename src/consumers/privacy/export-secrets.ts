@@ -30,6 +30,9 @@ export const EXCLUDED_COLUMNS: Record<string, Record<string, string>> = {
     api_key: "the static key a Velocity-format receiver checks: the receiver's credential",
   },
   courier_credentials: { sealed: "the account's own courier API credentials, sealed: credentials" },
+  eway_bill_gateways: {
+    sealed: "the GST Suvidha Provider's client secret and e-way bill password, sealed: credentials",
+  },
   messaging_channels: { sealed_secret: "the messaging provider's access token, app secret or auth key, sealed" },
   sales_channels: { sealed: "the store's API credentials (Shopify token, WooCommerce keys), sealed" },
   return_requests: {

@@ -290,6 +290,7 @@ export const NOT_PERSONAL: Record<string, string> = {
   custom_roles: "the merchant's roles",
   dakiya_migrations: 'hashes',
   event_consumers: "consumers' names",
+  eway_bill_gateways: "the merchant's GST Suvidha Provider's address, GSTIN and e-mail, and its credentials, sealed",
   exchange_settings: "the merchant's settings",
   exchanges: 'ids and codes (the buyer is on its orders and return)',
   members: "the merchant's team",

@@ -60,3 +60,21 @@ export const shipmentInvoices = pgTable(
   },
   (t) => [uniqueIndex('shipment_invoices_series_key').on(t.storeId, t.financialYear, t.sequence)],
 );
+
+/**
+ * An account's credentials for generating e-way bills through a GST Suvidha Provider (docs/paperwork.md,
+ * "Generation through a GSP"): the GSP's base URL, the GSTIN whose e-way bill user they are and the
+ * e-mail the GSP knows the account by, in clear (shown back); the client id and secret and the e-way
+ * bill user's name and password sealed with the secret box (base/secret-box.ts), never shown. No row:
+ * generation is off for the account.
+ */
+export const ewayBillGateways = pgTable('eway_bill_gateways', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => accounts.id),
+  baseUrl: text('base_url').notNull(),
+  gstin: text('gstin').notNull(),
+  email: text('email').notNull(),
+  sealed: text('sealed').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
+});
