@@ -114,6 +114,38 @@ const NONE = {
   shipment_daily_totals: 0,
 };
 
+/** A store's sales channel, disconnected: what its receipts and write-backs hang from. */
+async function salesChannel(
+  m: { id: string; warehouseId: string },
+  storeId: string,
+  channel: 'shopify' | 'woocommerce',
+  address: string,
+) {
+  const now = ctx.clock.now();
+  const [row] = await ctx.database.db
+    .insert(salesChannels)
+    .values({
+      accountId: m.id,
+      storeId,
+      channel,
+      address,
+      shopName: 'Acme',
+      warehouseId: m.warehouseId,
+      sealed: 'sealed',
+      onImport: 'queue',
+      notifyCustomer: false,
+      lengthCm: 10,
+      breadthCm: 10,
+      heightCm: 10,
+      status: 'disconnected',
+      pullDue: false,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return row!;
+}
+
 const prune = () => ctx.app.inject({ method: 'POST', url: '/admin/v1/retention/prune', headers: admin });
 
 describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
@@ -187,27 +219,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
     const m = await merchant(ctx);
     const store = await createStore(ctx, m.apiKey, { store_name: `receipts-${crypto.randomUUID().slice(0, 8)}` });
     const now = ctx.clock.now();
-    const [channel] = await ctx.database.db
-      .insert(salesChannels)
-      .values({
-        accountId: m.id,
-        storeId: store.id as string,
-        channel: 'shopify',
-        address: 'acme.myshopify.com',
-        shopName: 'Acme',
-        warehouseId: m.warehouseId,
-        sealed: 'sealed',
-        onImport: 'queue',
-        notifyCustomer: false,
-        lengthCm: 10,
-        breadthCm: 10,
-        heightCm: 10,
-        status: 'disconnected',
-        pullDue: false,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const channel = await salesChannel(m, store.id as string, 'shopify', 'acme.myshopify.com');
     const ages: [string, number][] = [
       ['w-old', 31],
       ['w-older', 200],
@@ -216,7 +228,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
     ];
     for (const [id, days] of ages)
       await ctx.database.db.insert(channelWebhookReceipts).values({
-        salesChannelId: channel!.id,
+        salesChannelId: channel.id,
         deliveryId: id,
         accountId: m.id,
         receivedAt: new Date(now.getTime() - days * DAY),
@@ -224,7 +236,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
     expect((await prune()).json().data.pruned).toEqual({ ...NONE, channel_webhook_receipts: 2 });
     const left = await queryRows<{ delivery_id: string }>(
       ctx.database.db,
-      sql`select delivery_id from channel_webhook_receipts where sales_channel_id = ${channel!.id} order by delivery_id`,
+      sql`select delivery_id from channel_webhook_receipts where sales_channel_id = ${channel.id} order by delivery_id`,
     );
     expect(left.map((r) => r.delivery_id)).toEqual(['w-edge', 'w-new']);
   });
@@ -238,32 +250,12 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
       sql`select id from events where account_id = ${m.id} and subject_id = ${booked.shipment_id} limit 1`,
     );
     const now = ctx.clock.now();
-    const [channel] = await ctx.database.db
-      .insert(salesChannels)
-      .values({
-        accountId: m.id,
-        storeId: store.id as string,
-        channel: 'woocommerce',
-        address: 'https://shop.acme.example',
-        shopName: 'Acme',
-        warehouseId: m.warehouseId,
-        sealed: 'sealed',
-        onImport: 'queue',
-        notifyCustomer: false,
-        lengthCm: 10,
-        breadthCm: 10,
-        heightCm: 10,
-        status: 'disconnected',
-        pullDue: false,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const channel = await salesChannel(m, store.id as string, 'woocommerce', 'https://shop.acme.example');
     const [order] = await ctx.database.db
       .insert(channelOrders)
       .values({
         accountId: m.id,
-        salesChannelId: channel!.id,
+        salesChannelId: channel.id,
         channelOrderId: '5521',
         channelOrderName: '#5521',
         payload: {},
@@ -288,7 +280,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
         .insert(channelWritebacks)
         .values({
           accountId: m.id,
-          salesChannelId: channel!.id,
+          salesChannelId: channel.id,
           channelOrderRowId: order!.id,
           shipmentId: booked.shipment_id!,
           eventId,

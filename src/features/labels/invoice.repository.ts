@@ -1,14 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { findInvoiceLines } from '../../shipment-records/invoice-lines.js';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import {
-  orderItems,
-  orders,
-  shipmentInvoices,
-  shipments,
-  storeLogos,
-  stores,
-  warehouses,
-} from '../../base/db/schema.js';
+import { orders, shipmentInvoices, shipments, storeLogos, stores, warehouses } from '../../base/db/schema.js';
 import { UUID } from '../../base/uuid.js';
 
 /**
@@ -67,19 +60,7 @@ export async function findInvoiceSource(db: Executor, accountId: string, idOrAwb
       ),
     );
   if (!row) return undefined;
-  const items = await db
-    .select({
-      name: orderItems.name,
-      sku: orderItems.sku,
-      units: orderItems.units,
-      sellingPricePaise: orderItems.sellingPricePaise,
-      discountPaise: orderItems.discountPaise,
-      taxPercent: orderItems.taxPercent,
-      hsn: orderItems.hsn,
-    })
-    .from(orderItems)
-    .where(and(eq(orderItems.accountId, accountId), eq(orderItems.orderId, row.order.id)))
-    .orderBy(asc(orderItems.position));
+  const items = await findInvoiceLines(db, accountId, row.order.id);
   return { ...row, items };
 }
 

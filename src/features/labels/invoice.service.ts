@@ -79,15 +79,7 @@ export function createInvoicesService({ db, directory }: { db: Db; directory: Pi
       sellerGstin: gstin,
       supplierState,
       ...partiesOf(order),
-      items: source.items.map((item) => ({
-        name: item.name,
-        sku: item.sku,
-        hsn: item.hsn,
-        units: item.units,
-        unitPricePaise: item.sellingPricePaise,
-        unitDiscountPaise: item.discountPaise,
-        taxPercent: item.taxPercent,
-      })),
+      items: source.items,
       orderDiscountPaise: order.totalDiscountPaise,
     });
     return { source, invoice };

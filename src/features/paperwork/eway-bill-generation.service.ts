@@ -96,7 +96,7 @@ export function createEwayBillGeneration({ db, clock, rules, directory, gateways
         valuePaise: order.subTotalPaise,
         lines: found.items.map((item) => ({
           hsn: item.hsn,
-          valuePaise: item.units * Math.max(0, item.sellingPricePaise - item.discountPaise),
+          valuePaise: item.units * Math.max(0, item.unitPricePaise - item.unitDiscountPaise),
         })),
         fromState: from?.state ?? '',
         toState: to?.state ?? '',
@@ -162,15 +162,7 @@ export function createEwayBillGeneration({ db, clock, rules, directory, gateways
             pincode: order.shippingPincode,
             state: to!.state,
           },
-      items: found.items.map((item) => ({
-        name: item.name,
-        sku: item.sku,
-        hsn: item.hsn,
-        units: item.units,
-        unitPricePaise: item.sellingPricePaise,
-        unitDiscountPaise: item.discountPaise,
-        taxPercent: item.taxPercent,
-      })),
+      items: found.items,
       orderDiscountPaise: order.totalDiscountPaise,
       distanceKm: km!,
     };

@@ -1,14 +1,7 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { findInvoiceLines } from '../../shipment-records/invoice-lines.js';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import {
-  ewayBillGateways,
-  orderItems,
-  orders,
-  shipmentInvoices,
-  shipments,
-  stores,
-  warehouses,
-} from '../../base/db/schema.js';
+import { ewayBillGateways, orders, shipmentInvoices, shipments, stores, warehouses } from '../../base/db/schema.js';
 
 export type GatewayRow = typeof ewayBillGateways.$inferSelect;
 
@@ -62,19 +55,7 @@ export async function findBillSource(db: Executor, accountId: string, merchantOr
     .where(and(eq(orders.accountId, accountId), eq(orders.merchantOrderId, merchantOrderId)))
     .limit(1);
   if (!row) return undefined;
-  const items = await db
-    .select({
-      name: orderItems.name,
-      sku: orderItems.sku,
-      units: orderItems.units,
-      sellingPricePaise: orderItems.sellingPricePaise,
-      discountPaise: orderItems.discountPaise,
-      taxPercent: orderItems.taxPercent,
-      hsn: orderItems.hsn,
-    })
-    .from(orderItems)
-    .where(and(eq(orderItems.accountId, accountId), eq(orderItems.orderId, row.order.id)))
-    .orderBy(asc(orderItems.position));
+  const items = await findInvoiceLines(db, accountId, row.order.id);
   return { ...row, items };
 }
 
