@@ -49,10 +49,10 @@ const LAYER_FLOORS = {
   'src/channels/**': { lines: 95, branches: 83 },
   'src/features/**': { lines: 97, branches: 89 },
   'src/readers/**': { lines: 99, branches: 97 },
-  // Branches lowered from 89 on 2026-11-27: the account export's error paths (issue 52) brought the
-  // layer to 88.08 % (.ci/run on 247c6fb); account-export-failures.test.ts has covered most of
-  // them since. Raise it back once a run measures the layer at 89.5 % or more.
-  'src/consumers/**': { lines: 94, branches: 88 },
+  // Branches back to 89 on 2026-11-27 (lowered to 88 that afternoon by the account export's error
+  // paths): .ci/run on d5f00d4 measured 90.34 % with the export's batches, WhatsApp's answers and
+  // the write-backs' messages tested.
+  'src/consumers/**': { lines: 94, branches: 89 },
   // composition: the files directly in src/ and the demo.
   'src/{*.ts,demo/**}': { lines: 64, branches: 67 },
 };
