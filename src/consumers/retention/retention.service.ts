@@ -37,7 +37,7 @@ type Removed = Partial<Record<Table, number>>;
 /**
  * One kind of row kept to a period: its batches, each one statement of its own that removes at
  * most about `limit` rows and answers what it removed by table (its own rows first; rows that go
- * with them after). The run pauses between two batches, and stops when the kind's run ends.
+ * with them after). The run pauses after each batch, and stops when the kind's batches end.
  */
 interface Prunable {
   table: OwnTable;
@@ -106,17 +106,15 @@ const eventLog: Prunable = {
  * connection, folded into one (retention.repository.ts).
  */
 const dailyTotalShards: Prunable = {
-  table: 'shipment_daily_totals',
-  keepMs: () => 0,
+  // The cutoff is today's start in India, so the day before it is the last one folded.
+  ...untilShort(
+    'shipment_daily_totals',
+    () => 0,
+    async (db, cutoff, limit) => ({
+      shipment_daily_totals: await repo.foldDailyTotalShards(db, formatDay(indiaDayOf(cutoff)), limit),
+    }),
+  ),
   cutoff: (now) => indiaDayStartOf(indiaDayOf(now)),
-  async *batches(db, { now }, limit) {
-    const today = formatDay(indiaDayOf(now));
-    for (;;) {
-      const folded = await repo.foldDailyTotalShards(db, today, limit);
-      yield { shipment_daily_totals: folded };
-      if (folded < limit) return;
-    }
-  },
 };
 
 /**
