@@ -31,6 +31,11 @@ export interface BookingRequest {
   heightCm: number;
   productsDescription: string;
   quantity: number;
+  /**
+   * Two or more: a multi-piece shipment (MPS), each box with its own weight and size, box 1 first;
+   * the weight and sizes above are then the whole consignment's. Absent for a parcel in one box.
+   */
+  boxes?: readonly ParcelBox[];
   /** The consignment's e-way bill number (rule 138; 12 digits), for the couriers whose create call takes one. */
   ewayBillNumber?: string | null;
   /** Where the parcel goes. */
@@ -43,6 +48,14 @@ export interface BookingRequest {
    * only on a return booked with QC; a courier that checks nothing ignores it.
    */
   items?: readonly ParcelItem[];
+}
+
+/** One box of a multi-piece shipment: grams and centimetres. */
+export interface ParcelBox {
+  weightGrams: number;
+  lengthCm: number;
+  breadthCm: number;
+  heightCm: number;
 }
 
 export interface ParcelItem {
@@ -62,6 +75,16 @@ export interface BookedParcel {
    * vendor waybill): Dakiya's label prints each under its caption. Left out by a courier with none.
    */
   barcodes?: CourierBarcode[];
+  /**
+   * A multi-piece booking's boxes in the request's order, each with its AWB and the reference it was
+   * booked under; the first is `awb` (the master AWB). Absent for a parcel in one box.
+   */
+  boxes?: BookedBox[];
+}
+
+export interface BookedBox {
+  awb: string;
+  reference: string;
 }
 
 /** One extra barcode: its caption on the label ("Vendor waybill") and the text it encodes. */
@@ -103,6 +126,12 @@ export interface Connector {
    * that beat, whatever the stage; the others on the poll schedule (poll-schedule.ts).
    */
   readonly pollEverySeconds?: number;
+  /**
+   * True where the courier books a multi-piece shipment natively, all boxes in one consignment
+   * (Delhivery's MPS: a waybill per box under a master); the others are booked one linked parcel
+   * per box (couriers.service.ts).
+   */
+  readonly multiPiece?: boolean;
   /**
    * `draw` hands out the next number of the service's own AWB series, for couriers that take ours.
    * `ex` is the booking's executor (its transaction in an idempotent request), for a connector that

@@ -4,6 +4,7 @@ export * from './schema/tenancy.js';
 export * from './schema/audit.js';
 export * from './schema/allocation.js';
 export * from './schema/shipments.js';
+export * from './schema/boxes.js';
 export * from './schema/shipment-counters.js';
 export * from './schema/platform.js';
 export * from './schema/tracking.js';

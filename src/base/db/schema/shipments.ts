@@ -19,6 +19,15 @@ import { accounts, stores, warehouses } from './tenancy.js';
 
 // Orders, their shipments, the listing counters and milestones, and the AWB series.
 
+/** One box of a multi-piece order: grams and centimetres, and the items it holds by SKU. */
+export interface OrderPackage {
+  weightGrams: number;
+  lengthCm: number;
+  breadthCm: number;
+  heightCm: number;
+  items: { sku: string; units: number }[];
+}
+
 export const orders = pgTable(
   'orders',
   {
@@ -83,6 +92,11 @@ export const orders = pgTable(
     /** The e-way bill the merchant generated (rule 138; docs/paperwork.md): its 12-digit number and day (YYYY-MM-DD). */
     ewaybillNo: text('ewaybill_no'),
     ewaybillDate: date('ewaybill_date', { mode: 'string' }),
+    /**
+     * The boxes a multi-piece order ships in (Dakiya's `packages[]`, docs/paperwork.md), each with its
+     * own weight and size and the items it holds; null for an order in one box (the columns above).
+     */
+    packages: jsonb('packages').$type<OrderPackage[]>(),
     createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [
