@@ -84,6 +84,12 @@ async function start(database: YearDatabase): Promise<ServerProcess> {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       // No sandbox scans arrive mid-run: both sides' parcels stay as they are while measured.
       SANDBOX_STEP_SECONDS: '86400',
+      // A live install anonymises each day's finished buyers hourly, a few hundred rows; a database
+      // filled with a year at once holds half a year of them due, a backlog its hourly job works
+      // through for half an hour (34 min at 73,000 on a loaded machine, 35,176 orders) beside the
+      // requests measured. Not the steady state the target is about: the year's server is told
+      // nothing is due yet. Pruning, which catches up in seconds, is run before measuring instead.
+      BUYER_DATA_ANONYMISE_DAYS: '3650',
     },
     warm: true,
     timeoutMs: 600_000,
@@ -231,6 +237,23 @@ async function measurePruning(year: Side) {
   for (const line of describeSizes('pruned and compacted', await readSizes(url, year.merchant.accountId))) log(line);
 }
 
+/**
+ * Brings a side to where an install that ran all year stands: what the hourly retention job would
+ * have pruned is pruned (the run the server starts at boot finishes beside the route's; a second
+ * call finds nothing), then vacuumed and analysed as autovacuum would have. Measured requests
+ * then never share the cores with a year's backlog.
+ */
+async function catchUp(side: Side) {
+  const first = await pruneOnce(side.server.url, ADMIN_TOKEN);
+  const second = await pruneOnce(side.server.url, ADMIN_TOKEN);
+  const pruned = (report: Record<string, number>) => Object.values(report).reduce((sum, rows) => sum + rows, 0);
+  const started = performance.now();
+  await withClient(side.database.url, (c) => c.query('vacuum analyze'));
+  log(
+    `${side.label}: caught up: pruned ${pruned(first.pruned)} rows in ${(first.ms / 1000).toFixed(1)} s, then ${pruned(second.pruned)} in ${(second.ms / 1000).toFixed(1)} s; vacuum analyze ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '—');
 
 async function main() {
@@ -251,6 +274,7 @@ async function main() {
   if (args['fill-only'] === 'true') return;
   if (args.prune === 'true') return measurePruning(year);
 
+  for (const side of [empty, year]) await catchUp(side);
   log(
     `load: ${LOAD.connections} connections for ${LOAD.seconds} s after ${LOAD.warmupSeconds} s of warm-up, per request and side`,
   );

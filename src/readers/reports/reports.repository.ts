@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { formatDay, planDayTotals } from '../../domain/calendar.js';
 import { andAll, forwardInStores, ownStoreIn } from '../shipments/store-limit.js';
-import { type Executor, queryRows } from '../../base/db/client.js';
+import { type Executor, queryPreparedRows, queryRows } from '../../base/db/client.js';
 
 export interface StatusTotals {
   status: string;
@@ -43,7 +43,15 @@ export async function forwardTotals(
            group by status, is_cod`,
     );
   if (parts.length === 0) return [];
-  const rows = await queryRows<{ status: string; is_cod: boolean; shipments: number | string; value_paise: string }>(
+  // Prepared: planning each edge's count cost more than running it (1.6 ms against 0.2 at a year,
+  // the shipments table's indexes and the range's end probed past the statistics), and a range's
+  // few shapes (which edges, a store limit) each get their own statement.
+  const rows = await queryPreparedRows<{
+    status: string;
+    is_cod: boolean;
+    shipments: number | string;
+    value_paise: string;
+  }>(
     db,
     sql`select status, is_cod, sum(shipments)::int as shipments, sum(value_paise)::text as value_paise
           from (${sql.join(parts, sql` union all `)}) parts
