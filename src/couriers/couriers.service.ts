@@ -9,6 +9,7 @@ import {
   issuesTestAwbs,
 } from '../domain/rates/catalogue.js';
 import {
+  type BookedBox,
   type BookedParcel,
   type BookingRequest,
   type Connector,
@@ -24,6 +25,7 @@ import type { ApiConnectorName } from './courier-credentials.service.js';
 import { type CourierSettings, checkConnectorSettings } from './couriers.settings.js';
 import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
+import { bookLinked } from './linked-boxes.js';
 import { createEkartConnector } from './ekart.connector.js';
 import { createSandboxConnector } from './sandbox.connector.js';
 import { createXpressbeesConnector } from './xpressbees.connector.js';
@@ -50,6 +52,14 @@ const pollOf = (
 
 /** What a courier said to a cancellation that did not simply succeed, in its words (null when it did). */
 export type CancelAnswer = null | { refused: string } | { queued: string };
+
+/** A parcel a booking holds at its courier: its AWB, and a multi-piece booking's boxes (each cancelled when it is called off). */
+export interface BookedRef {
+  service: CourierService;
+  awb: string;
+  journey: Journey;
+  boxes?: readonly BookedBox[];
+}
 
 /** A booking's waybill, and whether it is a test booking (no courier issued the waybill). */
 export type CourierBooking = BookedParcel & { testMode: boolean };
@@ -179,20 +189,19 @@ export function createCouriers({
    * is only a number of ours, any other is cancelled at the courier. A refusal to cancel is logged:
    * the courier keeps a parcel we have no record of.
    */
-  async function callOff(
-    accountId: string,
-    parcel: { service: CourierService; awb: string; journey: Journey },
-    inTransaction: boolean,
-  ): Promise<void> {
-    const { service, awb, journey } = parcel;
+  async function callOff(accountId: string, parcel: BookedRef, inTransaction: boolean): Promise<void> {
+    const { service, journey } = parcel;
     const connector = connectorOf(service);
     if (connector === pushConnector || (inTransaction && connector.parcelsInDatabase)) return;
-    const answer = await cancelParcel(accountId, service, awb, undefined, journey);
-    if (answer && 'refused' in answer)
-      log?.warn(
-        { accountId, carrierId: service.id, awb, reason: answer.refused },
-        'the parcel of a booking that could not be stored was not cancelled',
-      );
+    // A multi-piece booking's every box (box 1's AWB is the parcel's own).
+    for (const awb of parcel.boxes?.map((box) => box.awb) ?? [parcel.awb]) {
+      const answer = await cancelParcel(accountId, service, awb, undefined, journey);
+      if (answer && 'refused' in answer)
+        log?.warn(
+          { accountId, carrierId: service.id, awb, reason: answer.refused },
+          'the parcel of a booking that could not be stored was not cancelled',
+        );
+    }
   }
 
   // Pickups asked for in this process (service, location, day): one request collects them all.
@@ -214,12 +223,14 @@ export function createCouriers({
       service: CourierService,
       request: BookingRequest,
     ): Promise<CourierBooking> {
-      const parcel = await (await connectorFor(accountId, service)).book(
-        service,
-        request,
-        () => drawAwb(ex, service),
-        ex,
-      );
+      const connector = await connectorFor(accountId, service);
+      const draw = () => drawAwb(ex, service);
+      const boxes = request.boxes;
+      const linked =
+        boxes !== undefined && boxes.length >= 2 && !(connector.multiPiece && request.journey === 'forward');
+      const parcel = linked
+        ? await bookLinked({ connector, service, request, boxes, draw, ex, ...(log && { log }) })
+        : await connector.book(service, request, draw, ex);
       return { ...parcel, testMode: issuesTestAwbs(service) };
     },
 
@@ -283,11 +294,12 @@ export function createCouriers({
      * return already has becomes a 409 (awbTaken). `inTransaction`: the write runs in a transaction
      * that its failure rolls back, taking with it a parcel that is a row of ours. `storedElsewhere`:
      * a failure whose parcel another request stored (it lost a race for the same parcel), which is
-     * that request's to keep (callOff says which parcels are cancelled).
+     * that request's to keep (callOff says which parcels are cancelled). A multi-piece booking's
+     * `boxes` are each called off.
      */
     async keepBooked<T>(
       accountId: string,
-      parcel: { service: CourierService; awb: string; journey: Journey },
+      parcel: BookedRef,
       write: () => Promise<T>,
       options: { inTransaction: boolean; storedElsewhere?: (error: unknown) => boolean },
     ): Promise<T> {

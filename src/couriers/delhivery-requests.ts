@@ -175,3 +175,41 @@ export function readPickupAnswer(answer: unknown): { id: string } | { auto: true
   if (said.some((w) => /auto pickup/i.test(w))) return { auto: true };
   return { refused: [...new Set(said)].join('; ') || 'the pickup request was refused' };
 }
+
+/**
+ * Delhivery's bulk waybill call, `GET /waybill/api/bulk/json/?count=N` with the token header: the
+ * waybills a multi-piece booking passes one per box (docs/paperwork.md, "Multi-piece shipments").
+ */
+export const WAYBILL_PATH = '/waybill/api/bulk/json/';
+
+/**
+ * The waybills the bulk call answered. Delhivery answers a bare JSON string, the waybills
+ * separated by commas ("a bare JSON string, comma-separated for multiples — verified against
+ * production": index id 63406905940; a Java client strips the quotes and splits on commas, index
+ * id 12211899403); clients also read a list and `{waybills: "…"}` (index ids 68289347037,
+ * 54673145443), and one reads plain text a line each (index id 59170476702): all are taken. An
+ * answer with anything that is not a waybill (letters and digits) in it reads as none.
+ */
+export function readWaybills(answer: unknown): string[] {
+  const fields = record(answer);
+  const value = fields ? (fields.waybills ?? fields.waybill ?? fields.data) : answer;
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[\s,]+/) : [];
+  const waybills = items
+    .map((item) => (typeof item === 'number' ? String(item) : typeof item === 'string' ? item : ''))
+    .map((item) => item.trim().replace(/^"|"$/g, ''))
+    .filter((item) => item !== '');
+  // Anything but waybills (an error page, half an answer) is no answer at all.
+  return waybills.every((waybill) => /^[A-Za-z0-9]{6,20}$/.test(waybill)) ? waybills : [];
+}
+
+/**
+ * Whether a package of the tracking answer was cancelled: its status type CN or status
+ * "Cancelled", or a pre-pickup cancellation's DTUP-210 scan (delhivery-codes.ts; tracking shows
+ * such a cancellation as "Not Picked", never "Cancelled").
+ */
+export function cancelledShipment(shipment: Record<string, unknown>): boolean {
+  const status = record(shipment.Status);
+  if (text(status?.StatusType)?.toUpperCase() === 'CN' || /cancel/i.test(text(status?.Status) ?? '')) return true;
+  const scans = Array.isArray(shipment.Scans) ? shipment.Scans : [];
+  return scans.some((scan) => text(record(record(scan)?.ScanDetail)?.StatusCode)?.toUpperCase() === 'DTUP-210');
+}

@@ -19,6 +19,7 @@ import {
   wafThrottled,
   words,
 } from './delhivery-requests.js';
+import { createMpsBooking } from './delhivery-mps.js';
 import { type DelhiveryScanDetail, mapShipmentScans } from './delhivery-scans.js';
 import type { ParcelScans } from './carrier-event.js';
 import type { HealthReport } from './connector-health.js';
@@ -56,7 +57,9 @@ const unavailable = (error: unknown) => callFailure(error, { name: NAME, credent
  * /api/cmu/create.json (a form with format=json and data=<JSON>), tracking through
  * /api/v1/packages/json, cancellation and RTO through /api/p/edit (answered in JSON or XML),
  * reattempts through /api/p/update (queued: its UPL is confirmed at /api/cmu/get_bulk_upl),
- * pickups through /fm/request/new. `Authorization: Token <token>` on every call.
+ * pickups through /fm/request/new. `Authorization: Token <token>` on every call. A request of two
+ * or more boxes is booked as one multi-piece consignment: a waybill per box from
+ * /waybill/api/bulk/json/, then one create with an MPS entry per box (delhivery-mps.ts).
  */
 export function createDelhiveryConnector(
   settings: DelhiverySettings,
@@ -99,46 +102,46 @@ export function createDelhiveryConnector(
     return undefined;
   }
 
-  function bookingData(service: CourierService, request: BookingRequest) {
+  /** One entry of the create call's `shipments[]`: the parcel, or (an MPS) one box of it. */
+  function shipmentEntry(service: CourierService, request: BookingRequest) {
     const c = request.consignee;
     const p = request.pickup;
     return {
-      shipments: [
-        {
-          name: c.name,
-          add: c.address,
-          pin: c.pincode,
-          city: c.city,
-          state: c.state,
-          country: 'India',
-          phone: c.phone,
-          order: request.reference,
-          payment_mode: request.journey === 'return' ? 'Pickup' : request.paymentMethod === 'cod' ? 'COD' : 'Prepaid',
-          cod_amount: request.paymentMethod === 'cod' ? rupees(request.codPaise) : 0,
-          total_amount: rupees(request.totalPaise),
-          products_desc: request.productsDescription,
-          quantity: request.quantity,
-          weight: request.weightGrams,
-          shipment_length: request.lengthCm,
-          shipment_width: request.breadthCm,
-          shipment_height: request.heightCm,
-          shipping_mode: service.serviceLevel === 'air' ? 'Express' : 'Surface',
-          order_date: request.orderDate.toISOString(),
-          waybill: '',
-          // Delhivery's create takes the e-way bill as `ewbn` (docs/paperwork.md, sources).
-          ...(request.ewayBillNumber && { ewbn: request.ewayBillNumber }),
-          ...(request.journey === 'return' && {
-            return_name: p.name,
-            return_add: p.address,
-            return_pin: p.pincode,
-            return_city: p.city,
-            return_state: p.state,
-            return_phone: p.phone,
-          }),
-        },
-      ],
-      pickup_location: { name: p.locationName },
+      name: c.name,
+      add: c.address,
+      pin: c.pincode,
+      city: c.city,
+      state: c.state,
+      country: 'India',
+      phone: c.phone,
+      order: request.reference,
+      payment_mode: request.journey === 'return' ? 'Pickup' : request.paymentMethod === 'cod' ? 'COD' : 'Prepaid',
+      cod_amount: request.paymentMethod === 'cod' ? rupees(request.codPaise) : 0,
+      total_amount: rupees(request.totalPaise),
+      products_desc: request.productsDescription,
+      quantity: request.quantity,
+      weight: request.weightGrams,
+      shipment_length: request.lengthCm,
+      shipment_width: request.breadthCm,
+      shipment_height: request.heightCm,
+      shipping_mode: service.serviceLevel === 'air' ? 'Express' : 'Surface',
+      order_date: request.orderDate.toISOString(),
+      waybill: '',
+      // Delhivery's create takes the e-way bill as `ewbn` (docs/paperwork.md, sources).
+      ...(request.ewayBillNumber && { ewbn: request.ewayBillNumber }),
+      ...(request.journey === 'return' && {
+        return_name: p.name,
+        return_add: p.address,
+        return_pin: p.pincode,
+        return_city: p.city,
+        return_state: p.state,
+        return_phone: p.phone,
+      }),
     };
+  }
+
+  function bookingData(service: CourierService, request: BookingRequest) {
+    return { shipments: [shipmentEntry(service, request)], pickup_location: { name: request.pickup.locationName } };
   }
 
   /** One create call: the waybill, or a refusal in Delhivery's words, or a CourierCallError. */
@@ -168,12 +171,24 @@ export function createDelhiveryConnector(
     throw new CourierCallError('malformed', 'the booking answer has no waybill');
   }
 
+  const bookMps = createMpsBooking({
+    http,
+    pause,
+    unavailable,
+    entry: shipmentEntry,
+    cancel: (awb) => edit(awb, 'cancel'),
+  });
+
   return {
     name: 'delhivery',
     pulls: true,
     batchSize: BATCH,
+    // Delhivery books several boxes as one consignment (bookMps); a return's boxes are linked parcels.
+    multiPiece: true,
 
     async book(service, request) {
+      if (request.boxes && request.boxes.length >= 2 && request.journey === 'forward')
+        return bookMps(service, request, request.boxes);
       // Two attempts at most. Before the second, and when Delhivery calls the order a duplicate, ask
       // whether an earlier attempt got through: our shipment id is the order reference, so a parcel
       // is never booked twice.

@@ -109,3 +109,111 @@ export const AUTO_PICKUP = {
   error: 'Client is on auto pickup and please raise a ticket to firstmile_servicing@delhivery.com',
   success: false,
 };
+
+/**
+ * The most waybills one bulk waybill call hands out: 10,000 (clients refuse more before calling,
+ * index ids 54673145443 and 60233606242; an integration's notes: "up to 10,000 waybills per
+ * request", index id 9413771614).
+ */
+export const MAX_BULK_WAYBILLS = 10_000;
+
+/**
+ * GET /waybill/api/bulk/json/?count=N answers a bare JSON string, the waybills separated by
+ * commas ("verified against production", index id 63406905940; a Java client removes the quotes
+ * and splits on commas, index id 12211899403).
+ */
+export const waybillsAnswer = (waybills: readonly string[]) => JSON.stringify(waybills.join(','));
+
+const num = (value: unknown) =>
+  typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+
+/**
+ * Why Delhivery would refuse a multi-piece create, or null. What the sources show an MPS to be
+ * (docs/paperwork.md, "Multi-piece shipments"): Delhivery's order creation API ("in case of MPS,
+ * waybill needs to be passed for each box explicitly"); an aggregator's check before it sends one
+ * (index id 63094527933: at least two boxes, `shipment_type` "MPS", `mps_amount` a non-negative
+ * integer, `mps_children` equal to the number of entries and `master_id` the same on every one);
+ * a client's comments on the fields (index id 31233194987: `master_id` "this will master package
+ * and need to pass with every package", "first package will always be master package",
+ * `mps_children` "sum of master and child package", `mps_amount` "sum of all package amount for
+ * cod. Will be zero in case of prepaid"). The waybills must be ones the bulk call issued to this
+ * client and no package uses. The words are the simulator's own: no source shows Delhivery's.
+ */
+export function mpsRefusal(
+  shipments: readonly Record<string, unknown>[],
+  issued: (waybill: string) => boolean,
+  used: (waybill: string) => boolean,
+): string | null {
+  const count = shipments.length;
+  if (count < 2) return 'An MPS shipment needs at least two packages';
+  const waybills = shipments.map((s) => (typeof s.waybill === 'string' ? s.waybill.trim() : ''));
+  const master = waybills[0]!;
+  const first = shipments[0]!;
+  for (const [i, shipment] of shipments.entries()) {
+    const waybill = waybills[i]!;
+    if (String(shipment.shipment_type ?? '').toUpperCase() !== 'MPS')
+      return `Package ${i + 1} is not shipment_type MPS`;
+    if (waybill === '') return `Waybill is required for every package of an MPS shipment (package ${i + 1})`;
+    if (used(waybill)) return `Duplicate waybill ${waybill}`;
+    if (!issued(waybill)) return `Waybill ${waybill} was not issued to this client`;
+    if (waybills.indexOf(waybill) !== i) return `Waybill ${waybill} is repeated in the shipment`;
+    if (String(shipment.master_id ?? '') !== master)
+      return `master_id of package ${i + 1} must be the master waybill ${master}`;
+    if (num(shipment.mps_children) !== count)
+      return `mps_children of package ${i + 1} must be ${count}, the number of packages`;
+    const amount = num(shipment.mps_amount);
+    if (!Number.isFinite(amount) || amount < 0) return `mps_amount of package ${i + 1} must be a non-negative amount`;
+    if (amount !== num(first.mps_amount)) return 'mps_amount must be the same on every package';
+    if (shipment.payment_mode !== first.payment_mode) return 'payment_mode must be the same on every package';
+  }
+  const cod = String(first.payment_mode).toUpperCase() === 'COD';
+  const amount = num(first.mps_amount);
+  if (!cod && amount !== 0) return 'mps_amount must be 0 for a prepaid MPS shipment';
+  if (cod && amount <= 0) return 'mps_amount must be the amount to collect for a COD MPS shipment';
+  return null;
+}
+
+/** Why one entry of a create call is refused on its own fields, if it is (the simulator's words). */
+export function entryRefusal(shipment: Record<string, unknown>): string | undefined {
+  const missing = ['name', 'add', 'pin', 'phone', 'order', 'payment_mode'].filter(
+    (field) => !shipment[field] && shipment[field] !== 0,
+  );
+  if (missing.length > 0) return `Missing ${missing.join(', ')}`;
+  if (String(shipment.pin).startsWith('79')) return 'Non serviceable pincode';
+  return undefined;
+}
+
+/** A booked package's entry of the create call's answer. */
+export const bookedPackage = (waybill: string, shipment: Record<string, unknown>) => ({
+  status: 'Success',
+  client: 'DAKIYATEST',
+  sort_code: 'BOM/ANR',
+  remarks: [],
+  waybill,
+  cod_amount: shipment.cod_amount,
+  payment: shipment.payment_mode,
+  serviceable: true,
+  refnum: shipment.order,
+});
+
+/** The create call's answer: each package's outcome, and the counts Delhivery's answer carries. */
+export function createAnswer(answered: Record<string, unknown>[]) {
+  const ok = answered.every((p) => p.status === 'Success');
+  return {
+    status: 200,
+    body: {
+      cash_pickups_count: 0,
+      package_count: answered.length,
+      upload_wbn: `UPL${Date.now()}`,
+      replacement_count: 0,
+      rmk: ok ? undefined : 'An internal Error has occurred, Please get in touch with client.support@delhivery.com',
+      pickups_count: 0,
+      packages: answered,
+      cash_pickups: 0,
+      cod_count: 0,
+      success: ok,
+      prepaid_count: answered.length,
+      cod_amount: 0,
+    },
+  };
+}

@@ -2,6 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   AUTO_PICKUP,
+  bookedPackage,
+  createAnswer,
+  entryRefusal,
+  MAX_BULK_WAYBILLS,
+  mpsRefusal,
+  waybillsAnswer,
   editAnswer,
   type NdrItem,
   ndrOutcome,
@@ -73,6 +79,8 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
   const behaviour = { xmlEdits: false, pickupsStayOpen: false, autoPickup: false };
   const hanging = new Set<ServerResponse>();
   let nextWaybill = 1_490_000_000_001;
+  /** Waybills the bulk waybill call handed out and no package uses yet. */
+  const issued = new Set<string>();
   let nextUpl = 17_749_083_484_755_923_441n;
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -113,6 +121,50 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
     };
   };
 
+  /** Keeps a package booked under `waybill`; its entry of the create call's answer. */
+  function keep(waybill: string, shipment: Record<string, unknown>, pickupLocation: string) {
+    packages.set(waybill, {
+      waybill,
+      order: String(shipment.order),
+      shipment,
+      pickupLocation,
+      scans: [],
+      cancelled: false,
+      pickedUp: false,
+    });
+    return bookedPackage(waybill, shipment);
+  }
+
+  /**
+   * A multi-piece create (delhivery-sim-answers.ts `mpsRefusal` says what is checked, with its
+   * sources): refused whole, every package Fail with the reason, or a package booked per box under
+   * the waybills the bulk call issued.
+   */
+  function createMps(shipments: Record<string, unknown>[], pickupLocation: string) {
+    const refusal =
+      shipments.map(entryRefusal).find((why) => why !== undefined) ??
+      mpsRefusal(
+        shipments,
+        (waybill) => issued.has(waybill),
+        (waybill) => packages.has(waybill),
+      );
+    if (refusal !== null)
+      return createAnswer(
+        shipments.map((s) => ({
+          status: 'Fail',
+          remarks: [refusal],
+          waybill: String(s.waybill ?? ''),
+          refnum: s.order,
+        })),
+      );
+    return createAnswer(
+      shipments.map((shipment) => {
+        issued.delete(String(shipment.waybill));
+        return keep(String(shipment.waybill), shipment, pickupLocation);
+      }),
+    );
+  }
+
   function create(form: URLSearchParams): { status: number; body: unknown } {
     if (form.get('format') !== 'json') return { status: 400, body: { error: 'format=json is required' } };
     let data: { shipments?: Record<string, unknown>[]; pickup_location?: { name?: string } };
@@ -124,14 +176,12 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
     if (!Array.isArray(data.shipments) || typeof data.pickup_location?.name !== 'string') {
       return { status: 400, body: { error: 'data needs shipments[] and pickup_location.name' } };
     }
+    const pickupLocation = data.pickup_location.name;
+    if (data.shipments.some((shipment) => String(shipment.shipment_type ?? '').toUpperCase() === 'MPS'))
+      return createMps(data.shipments, pickupLocation);
     const answered = data.shipments.map((shipment) => {
-      const missing = ['name', 'add', 'pin', 'phone', 'order', 'payment_mode'].filter(
-        (field) => !shipment[field] && shipment[field] !== 0,
-      );
-      if (missing.length > 0)
-        return { status: 'Fail', remarks: [`Missing ${missing.join(', ')}`], waybill: '', refnum: shipment.order };
-      if (String(shipment.pin).startsWith('79'))
-        return { status: 'Fail', remarks: ['Non serviceable pincode'], waybill: '', refnum: shipment.order };
+      const refused = entryRefusal(shipment);
+      if (refused) return { status: 'Fail', remarks: [refused], waybill: '', refnum: shipment.order };
       if ([...packages.values()].some((p) => p.order === shipment.order)) {
         return {
           status: 'Fail',
@@ -140,46 +190,9 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
           refnum: shipment.order,
         };
       }
-      const waybill = String(nextWaybill++);
-      packages.set(waybill, {
-        waybill,
-        order: String(shipment.order),
-        shipment,
-        pickupLocation: data.pickup_location!.name!,
-        scans: [],
-        cancelled: false,
-        pickedUp: false,
-      });
-      return {
-        status: 'Success',
-        client: 'DAKIYATEST',
-        sort_code: 'BOM/ANR',
-        remarks: [],
-        waybill,
-        cod_amount: shipment.cod_amount,
-        payment: shipment.payment_mode,
-        serviceable: true,
-        refnum: shipment.order,
-      };
+      return keep(String(nextWaybill++), shipment, pickupLocation);
     });
-    const ok = answered.every((p) => p.status === 'Success');
-    return {
-      status: 200,
-      body: {
-        cash_pickups_count: 0,
-        package_count: answered.length,
-        upload_wbn: `UPL${Date.now()}`,
-        replacement_count: 0,
-        rmk: ok ? undefined : 'An internal Error has occurred, Please get in touch with client.support@delhivery.com',
-        pickups_count: 0,
-        packages: answered,
-        cash_pickups: 0,
-        cod_count: 0,
-        success: ok,
-        prepaid_count: answered.length,
-        cod_amount: 0,
-      },
-    };
+    return createAnswer(answered);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -213,6 +226,15 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
       const answer = create(new URLSearchParams(body));
       if (failure === 'book-then-timeout') return void hanging.add(res);
       return send(res, answer.status, answer.body);
+    }
+    if (req.method === 'GET' && path === '/waybill/api/bulk/json') {
+      // The bulk waybill call (delhivery-sim-answers.ts `waybillsAnswer`): `count` fresh waybills.
+      const count = Number(url.searchParams.get('count'));
+      if (!Number.isInteger(count) || count < 1 || count > MAX_BULK_WAYBILLS)
+        return send(res, 400, { error: `count must be a whole number from 1 to ${MAX_BULK_WAYBILLS}` });
+      const waybills = Array.from({ length: count }, () => String(nextWaybill++));
+      for (const waybill of waybills) issued.add(waybill);
+      return send(res, 200, waybillsAnswer(waybills));
     }
     if (req.method === 'GET' && path === '/api/v1/packages/json') {
       const waybills = url.searchParams.get('waybill')?.split(',').filter(Boolean) ?? [];
@@ -344,6 +366,8 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
       if (scans.some((s) => s.StatusCode === 'X-PPOM')) pkg.pickedUp = true;
     },
     callsTo: (path: string) => requests.filter((r) => r.path === path),
+    /** The waybills the bulk call issued that no package uses yet. */
+    unusedWaybills: () => [...issued],
     /** Limits each token's calls from now on (the default limit for what is not given). */
     limitRate: (limit?: Partial<SimRateLimit>) => limiter.set(limit),
     /** Edits answered in XML even to a client that asks for JSON (what a Delhivery deployment may do). */

@@ -71,6 +71,10 @@ export const CourierSchema = Type.Object(
     cod_unavailable_states: StateList,
     // When the courier pays out COD cash (remittance-cycle.ts); "D+7" when left out.
     remittance: Type.Optional(RemittanceCycleSchema),
+    // How a multi-piece shipment is charged (engine.ts quoteBoxes; docs/couriers.md): each box on
+    // its own slabs ("per_box"), or the boxes' chargeable weights summed and billed as one parcel
+    // ("consignment"). "per_box" when left out.
+    multi_piece_charge: Type.Optional(Type.Union([Type.Literal('per_box'), Type.Literal('consignment')])),
   },
   { additionalProperties: false },
 );
@@ -133,7 +137,14 @@ export interface CourierService {
   readonly codUnavailableStates: ReadonlySet<string>;
   /** When the courier pays out the COD cash it collected. */
   readonly remittanceCycle: RemittanceCycle;
+  /**
+   * How it charges a multi-piece shipment: each box on its own slabs (`per_box`), or the boxes'
+   * chargeable weights summed and billed as one parcel (`consignment`). Left out: `per_box`.
+   */
+  readonly multiPieceCharge?: MultiPieceCharge;
 }
+
+export type MultiPieceCharge = 'per_box' | 'consignment';
 
 /** `prefix` then `first`…`last`, written with `digits` digits (leading zeros kept). */
 export interface AwbSeries {
@@ -349,5 +360,6 @@ function compileService(courier: CourierFileEntry): CourierService {
     unserviceableStates: new Set(courier.unserviceable_states),
     codUnavailableStates: new Set(courier.cod_unavailable_states),
     remittanceCycle: compileRemittanceCycle(courier.remittance),
+    ...(courier.multi_piece_charge !== undefined && { multiPieceCharge: courier.multi_piece_charge }),
   };
 }

@@ -9,7 +9,7 @@
  */
 
 /** JSON text in ASCII alone: anything past U+007E is written as a \u escape, which JSON allows. */
-export function asciiJson(value: string | number | boolean): string {
+export function asciiJson(value: string | number | boolean | object): string {
   return JSON.stringify(value).replace(
     /[\u007f-\uffff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,

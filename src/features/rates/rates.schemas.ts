@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PaymentMethod, Pincode } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
+import { MAX_BOXES } from '../../domain/rates/engine.js';
 
 /** Sane maxima: far above any parcel a courier takes, low enough to catch unit mistakes. */
 export const MAX_DEAD_WEIGHT_GRAMS = 500_000;
@@ -22,6 +23,26 @@ const positive = (max: number, unit: string, description: string) =>
     'x-error': `must be a number greater than 0 and at most ${max} (${unit})`,
     description,
   });
+
+const grams = (description: string) =>
+  Type.Number({
+    exclusiveMinimum: 0,
+    maximum: MAX_DEAD_WEIGHT_GRAMS,
+    'x-error': `must be a number greater than 0 and at most ${MAX_DEAD_WEIGHT_GRAMS} (grams)`,
+    description,
+    ...statedRule({ exclusiveMinimum: undefined, minimum: 0.005 }),
+  });
+
+/** One box of a multi-piece shipment, in the units and loose typing of the body's own parcel. */
+const RatesPackage = Type.Object(
+  {
+    weight: grams("Grams: the box's dead weight."),
+    length: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+    breadth: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+    height: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+  },
+  { additionalProperties: false },
+);
 
 export const RatesBody = Type.Object(
   {
@@ -48,6 +69,18 @@ export const RatesBody = Type.Object(
     qc_applicable: Type.Optional(
       Type.Boolean({
         description: 'Returns only: price a quality check at pickup. Default true. Ignored for forward.',
+      }),
+    ),
+    packages: Type.Optional(
+      Type.Array(RatesPackage, {
+        minItems: 2,
+        maxItems: MAX_BOXES,
+        'x-error': `must be a list of 2 to ${MAX_BOXES} boxes, each {weight, length, breadth, height}`,
+        description:
+          `Dakiya's addition: the boxes of a multi-piece shipment (2 to ${MAX_BOXES}, as on the order routes), box 1 first. Each box is charged ` +
+          "(its chargeable weight max(dead, L x B x H / 5) on the courier's slabs, summed; or the courier's own " +
+          'multi-piece rule), COD once; dead_weight, length, width and height are then not priced. The answer adds ' +
+          '`box_count` and, per courier, `multi_piece_charge` and `boxes`.',
       }),
     ),
   },

@@ -3,7 +3,14 @@ import { checkAll, invalid } from '../../domain/errors.js';
 import { RATE_ERRORS } from './rates.errors.js';
 import { resolvePincode } from '../../domain/geo/resolve.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import { quoteRates, type RateRequest, serviceableCarriers, paymentMethodOf } from '../../domain/rates/engine.js';
+import {
+  quoteBoxes,
+  quoteRates,
+  type RateBox,
+  type RateRequest,
+  serviceableCarriers,
+  paymentMethodOf,
+} from '../../domain/rates/engine.js';
 import { rupeesToPaise, scaleRoundHalfUp } from '../../domain/money.js';
 import type { RatesInput, ServiceabilityInput } from './rates.schemas.js';
 import { createRatesJsonWriter, toCarriersResponse, toServiceabilityResponse } from './response.js';
@@ -18,7 +25,14 @@ const MINUTE_MS = 60_000;
 /** Every field of the body a quote depends on (the schema allows no others). */
 const quoteKey = (body: RatesInput) =>
   `${body.journey_type}|${body.origin_pincode}|${body.destination_pincode}|${body.dead_weight}|${body.length}|${body.width}|` +
-  `${body.height}|${body.payment_method}|${body.shipment_value}|${body.qc_applicable}`;
+  `${body.height}|${body.payment_method}|${body.shipment_value}|${body.qc_applicable}` +
+  (body.packages === undefined
+    ? ''
+    : `|${body.packages.map((p) => `${p.weight},${p.length},${p.breadth},${p.height}`).join(';')}`);
+
+/** A multi-piece body's boxes in engine units (the schema has checked their form). */
+const boxesOf = (body: RatesInput): RateBox[] | undefined =>
+  body.packages?.map((p) => ({ weightGrams: p.weight, lengthCm: p.length, breadthCm: p.breadth, heightCm: p.height }));
 
 /** A forward journey's payment_method (required) and, for COD, its shipment_value in paise. */
 function forwardValuePaise(body: RatesInput): number | undefined {
@@ -61,6 +75,13 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
         throw invalid('dead_weight must be at least 0.01 (grams)', 'dead_weight');
       });
     }
+    body.packages?.forEach((box, i) => {
+      if (scaleRoundHalfUp(box.weight, 100) < 1) {
+        checks.check(() => {
+          throw invalid(`packages.${i}.weight must be at least 0.01 (grams)`, `packages.${i}.weight`);
+        });
+      }
+    });
     let paymentMethod: RateRequest['paymentMethod'];
     let shipmentValuePaise: number | undefined;
     if (body.journey_type === 'forward') {
@@ -97,7 +118,9 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
       const kept = quotes.get(key);
       if (kept !== undefined) return kept;
       const request = toRateRequest(body);
-      const json = writeRatesJson(quoteRates(request, now, rates), request);
+      const boxes = boxesOf(body);
+      const quote = boxes === undefined ? quoteRates(request, now, rates) : quoteBoxes(request, boxes, now, rates);
+      const json = writeRatesJson(quote, request);
       if (quotes.size >= QUOTE_CACHE_MAX_ENTRIES) quotes.delete(quotes.keys().next().value as string);
       quotes.set(key, json);
       return json;

@@ -5,6 +5,7 @@ import { formatDay } from '../../domain/calendar.js';
 import type { CourierCatalogue, CourierService } from '../../domain/rates/catalogue.js';
 import type { CourierQuote, RateQuote, RateRequest, ServiceabilityResult } from '../../domain/rates/engine.js';
 import { paiseToRupees } from '../../domain/money.js';
+import { BoxCount, MultiPieceFields, withBoxes } from './response-boxes.js';
 
 // Response schemas for the routes: they give OpenAPI its shapes (and Fastify its serialiser, except
 // for /rates, whose body createRatesJsonWriter writes), and the unit tests check the mappers and
@@ -13,7 +14,6 @@ const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const Amount = Type.Number({ minimum: 0 });
 const ExpectedDelivery = Type.Object({ pickup: DateString, delivery: DateString }, { additionalProperties: false });
 const ServiceLevel = Type.Union([Type.Literal('surface'), Type.Literal('air')]);
-
 export const ForwardCourierEntrySchema = Type.Object(
   {
     carrier_id: Type.String(),
@@ -29,6 +29,7 @@ export const ForwardCourierEntrySchema = Type.Object(
       { forward_freight_charges: Amount, cod_charges: Amount, rto_charges: Amount, total_forward_charges: Amount },
       { additionalProperties: false },
     ),
+    ...MultiPieceFields,
   },
   { additionalProperties: false },
 );
@@ -45,6 +46,7 @@ export const ReturnCourierEntrySchema = Type.Object(
       { return_freight_charges: Amount, qc_charges: Amount, total_return_charges: Amount },
       { additionalProperties: false },
     ),
+    ...MultiPieceFields,
   },
   { additionalProperties: false },
 );
@@ -76,6 +78,7 @@ export const ForwardRatesResponseSchema = Type.Object(
             destination_pincode: Type.String(),
             payment_method: Type.Union([Type.Literal('cod'), Type.Literal('prepaid')]),
             ...Weights,
+            ...BoxCount,
           },
           { additionalProperties: false },
         ),
@@ -98,6 +101,7 @@ export const ReturnRatesResponseSchema = Type.Object(
             origin_pincode: Type.String(),
             destination_pincode: Type.String(),
             ...Weights,
+            ...BoxCount,
           },
           { additionalProperties: false },
         ),
@@ -225,7 +229,7 @@ export function createRatesJsonWriter(catalogue: CourierCatalogue) {
     ENTRY_CLOSE.length;
   const maxFixedBytes = RATES_OPEN.length + totalLength(DETAILS) + MAX_DETAIL_WORDS_BYTES + 3 * AMOUNT_BYTES;
 
-  return function writeRatesJson(quote: RateQuote, request: RateRequest): Buffer {
+  function writeParcelJson(quote: RateQuote, request: RateRequest): Buffer {
     const forward = quote.journeyType === 'forward';
     const out = new AsciiJsonWriter(maxFixedBytes + quote.couriers.length * maxEntryBytes).fragment(RATES_OPEN);
     for (let i = 0; i < quote.couriers.length; i++) {
@@ -255,6 +259,11 @@ export function createRatesJsonWriter(catalogue: CourierCatalogue) {
       .text(quote.zone)
       .fragment(DETAILS[8] as Buffer);
     return out.finish();
+  }
+
+  return function writeRatesJson(quote: RateQuote, request: RateRequest): Buffer {
+    const json = writeParcelJson(quote, request);
+    return quote.boxCount === undefined ? json : withBoxes(json, quote);
   };
 }
 

@@ -1,7 +1,13 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { formatDay } from '../../domain/calendar.js';
-import { type RateQuote, type RateRequest, quoteRates, serviceableCarriers } from '../../domain/rates/engine.js';
+import {
+  type RateQuote,
+  type RateRequest,
+  quoteBoxes,
+  quoteRates,
+  serviceableCarriers,
+} from '../../domain/rates/engine.js';
 import {
   CarriersResponseSchema,
   createRatesJsonWriter,
@@ -187,20 +193,42 @@ describe('createRatesJsonWriter', () => {
 
 describe('createRatesJsonWriter: fields in schema order, text escaped', () => {
   /** Every object in `value` has exactly its schema's keys, in the schema's order. */
-  function expectSchemaKeyOrder(value: unknown, schema: { properties?: Record<string, unknown>; items?: unknown }) {
+  function expectSchemaKeyOrder(
+    value: unknown,
+    schema: { properties?: Record<string, unknown>; items?: unknown; required?: string[] },
+  ) {
     if (Array.isArray(value)) {
       for (const item of value) expectSchemaKeyOrder(item, schema.items as typeof schema);
     } else if (schema.properties !== undefined) {
       const object = value as Record<string, unknown>;
-      expect(Object.keys(object)).toEqual(Object.keys(schema.properties));
+      // Every required key, and the optional ones (the multi-piece additions) only when written.
+      const keys = Object.keys(schema.properties).filter((key) => schema.required?.includes(key) || key in object);
+      expect(Object.keys(object)).toEqual(keys);
       for (const [key, child] of Object.entries(schema.properties))
-        expectSchemaKeyOrder(object[key], child as typeof schema);
+        if (key in object) expectSchemaKeyOrder(object[key], child as typeof schema);
     }
   }
 
   it('writes every object with its keys in the order the schemas declare them', () => {
     expectSchemaKeyOrder(forwardBody(forwardCod), ForwardRatesResponseSchema);
     expectSchemaKeyOrder(returnBody(returnQc), ReturnRatesResponseSchema);
+  });
+
+  it("writes a multi-piece quote's additions after each object's own keys, in schema order", () => {
+    const boxes = [
+      { weightGrams: 400, lengthCm: 10, breadthCm: 10, heightCm: 10 },
+      { weightGrams: 700, lengthCm: 30, breadthCm: 20, heightCm: 10 },
+    ];
+    for (const [request, schema] of [
+      [forwardCod, ForwardRatesResponseSchema],
+      [returnQc, ReturnRatesResponseSchema],
+    ] as const) {
+      const body = written(quoteBoxes(request, boxes, NOW, ctx), request);
+      expect(body.result.shipment_details.box_count).toBe(2);
+      expect(body.result.serviceable_couriers[0].boxes).toHaveLength(2);
+      expectSchemaKeyOrder(body, schema);
+      expect(Value.Check(schema, body)).toBe(true);
+    }
   });
 
   it('escapes courier names and codes an operator writes into the catalogue, keeping the body ASCII', () => {
