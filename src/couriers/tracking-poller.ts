@@ -1,8 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray } from 'drizzle-orm';
 import type { Clock } from '../base/clock.js';
 import type { Db } from '../base/db/client.js';
 import { isDatabaseUnavailable } from '../base/db/errors.js';
-import { returns, shipments } from '../base/db/schema.js';
+import { returns, shipmentBoxes, shipments } from '../base/db/schema.js';
 import { RETURN_TERMINAL_STATUSES, type ReturnStatus } from '../domain/shipment/return-status-machine.js';
 import { TERMINAL_STATUSES, type ShipmentStatus } from '../domain/shipment/status-machine.js';
 import type { Couriers } from './couriers.service.js';
@@ -10,7 +10,7 @@ import { CourierCallError } from './courier-http.js';
 import * as repo from './couriers.repository.js';
 import { nextPollDelayMs, pollingEnded } from './poll-schedule.js';
 import type { ParcelScans } from './carrier-event.js';
-import type { Connector } from './connector.js';
+import type { Connector, PolledParcel } from './connector.js';
 
 /** Parcels handed to the intake in one call (each commits apart from the others). */
 const INTAKE_BATCH = 50;
@@ -88,6 +88,29 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
     return found;
   }
 
+  /**
+   * The waybills a batch asks about: each row's, and after a multi-piece shipment's (its master
+   * AWB) the AWBs of its other boxes, whose scans are their own (courier_polls keeps one row per
+   * shipment, so its schedule stays the shipment's).
+   */
+  async function waybillsOf(rows: repo.PollRow[]): Promise<PolledParcel[]> {
+    const forward = rows.filter((row) => row.journey === 'forward').map((row) => row.subjectId);
+    const boxes =
+      forward.length === 0
+        ? []
+        : await db
+            .select({ shipmentId: shipmentBoxes.shipmentId, awb: shipmentBoxes.awb })
+            .from(shipmentBoxes)
+            .where(and(inArray(shipmentBoxes.shipmentId, forward), gte(shipmentBoxes.boxNo, 2)))
+            .orderBy(asc(shipmentBoxes.shipmentId), asc(shipmentBoxes.boxNo));
+    return rows.flatMap((row) => [
+      { awb: row.awb, journey: row.journey },
+      ...(row.journey === 'forward'
+        ? boxes.filter((box) => box.shipmentId === row.subjectId).map((box) => ({ awb: box.awb, journey: row.journey }))
+        : []),
+    ]);
+  }
+
   /** A batch asks each connector for its own parcels: accounts with courier credentials of their own have theirs. */
   async function pollBatch(carrierId: string, rows: repo.PollRow[]) {
     const service = services.get(carrierId)!;
@@ -113,12 +136,13 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
   async function pollWith(connector: Connector, carrierId: string, rows: repo.PollRow[]) {
     const service = services.get(carrierId)!;
     const now = clock.now();
-    let pulled: Map<string, ParcelScans>;
+    const pulled = new Map<string, ParcelScans>();
+    const waybills = await waybillsOf(rows);
     try {
-      pulled = await connector.pull(
-        service,
-        rows.map((row) => ({ awb: row.awb, journey: row.journey })),
-      );
+      // A batch's boxes may take it past the courier's size: asked in as many calls as they need.
+      const size = connector.batchSize > 0 ? connector.batchSize : waybills.length;
+      for (let i = 0; i < waybills.length; i += size)
+        for (const [awb, scans] of await connector.pull(service, waybills.slice(i, i + size))) pulled.set(awb, scans);
       const parcels = [...pulled];
       for (let i = 0; i < parcels.length; i += INTAKE_BATCH)
         await ingest(carrierId, new Map(parcels.slice(i, i + INTAKE_BATCH)));

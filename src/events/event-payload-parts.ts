@@ -69,6 +69,12 @@ export const TRACKING = (kind: string): Record<string, JsonSchema> => ({
       event_time: { type: 'string', format: 'date-time', description: 'When the courier says it happened.' },
       location: nullable('string', 'Where the scan was taken.'),
       description: nullable('string', "The courier's words."),
+      box_no: {
+        type: 'integer',
+        minimum: 1,
+        description:
+          "A multi-piece shipment's box the scan is of (1: the master AWB); absent for a shipment in one box.",
+      },
     },
     description: 'The scan just recorded.',
   },
@@ -155,4 +161,28 @@ export const BUYER_MESSAGE: JsonSchema = {
     sent_at: { type: ['string', 'null'], format: 'date-time', description: 'When the provider accepted it.' },
   },
   description: 'The message and what became of it.',
+};
+
+/** One box of a multi-piece shipment, as `shipment.box_exception` carries it. */
+const BOX: JsonSchema = {
+  type: 'object',
+  required: ['box_no', 'awb', 'status', 'sub_status'],
+  properties: {
+    box_no: { type: 'integer', minimum: 1, description: 'Box 1 carries the master AWB.' },
+    awb: nullable('string', "The box's own AWB."),
+    status: { type: 'string', description: "The box's status, from its own scans." },
+    sub_status: nullable('string', "The box's sub-status."),
+  },
+};
+export const BOX_EXCEPTION: Record<string, JsonSchema> = {
+  ...SHIPMENT,
+  status: { type: 'string', description: "The shipment's rolled-up status (others)." },
+  sub_status: nullable('string', 'box_exception.'),
+  exceptions: { type: 'array', items: BOX, description: 'The boxes that went their own way, in box order.' },
+  boxes: { type: 'array', items: BOX, description: 'Every box, box 1 (the master AWB) first.' },
+  event_time: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'When the scan that raised it happened, as the courier says.',
+  },
 };

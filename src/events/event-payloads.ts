@@ -2,6 +2,7 @@ import { EVENT_TYPES, type EventType, TEST_EVENT_TYPE } from '../domain/shipment
 import { EXAMPLE_EVENT } from './events.schemas.js';
 import {
   BOOKED,
+  BOX_EXCEPTION,
   BUYER_MESSAGE,
   CONFIRMATION,
   DISCREPANCY,
@@ -70,6 +71,10 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   'shipment.tracking_added': {
     when: "A scan was added to the shipment's tracking history (one per scan, whether or not it moved the status).",
     data: { ...SHIPMENT, ...TRACKING('shipment') },
+  },
+  'shipment.box_exception': {
+    when: "A multi-piece shipment's boxes went separate ways, or one that had changed its state: a box lost, damaged, held, cancelled or returned while the others go on (the shipment is others / box_exception; docs/tracking.md).",
+    data: BOX_EXCEPTION,
   },
   'shipment.label_reissued': {
     when: "A new version of the shipment's label was issued (POST /shipments/{id}/label/reissue); links to the earlier one answer 410.",

@@ -1,9 +1,11 @@
 import { eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
 import { accounts, orders, shipments, stores, warehouses } from '../base/db/schema.js';
+import { bookedBoxesColumn } from './shipment-boxes.js';
 
 /**
- * Shipments with their order, warehouse, account name and store (null without one): the one
+ * Shipments with their order, warehouse, account name, store (null without one) and, for a
+ * multi-piece shipment, its booked boxes (box number, AWB, status; [] for one box): the one
  * statement every reader of a shipment's customer and brand uses (labels, the tracking page,
  * customer e-mails). The caller's condition names the account, except where a link's own secret
  * is the credential.
@@ -25,6 +27,7 @@ export function findShipmentViews(ex: Executor, where: SQL | undefined) {
         notifyEvents: stores.notifyEvents,
         language: stores.language,
       },
+      boxes: bookedBoxesColumn(shipments.id, shipments.accountId),
     })
     .from(shipments)
     .innerJoin(orders, eq(orders.id, shipments.orderId))

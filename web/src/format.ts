@@ -44,6 +44,7 @@ export function formatRupees(value: number | null | undefined): string {
 const STATUS_WORDS: Record<string, string> = {
   others: 'Lost, damaged or held',
   on_hold: 'On hold',
+  box_exception: 'A box went another way',
 };
 
 /** "ndr_raised" → "NDR raised"; "others" → "Lost, damaged or held". */

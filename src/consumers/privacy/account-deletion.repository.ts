@@ -47,12 +47,13 @@ export async function deleteBatch(db: Executor, table: string, accountId: string
   return rows.length;
 }
 
-/** The sandbox courier's parcels of the account's AWBs: kept by AWB alone, so gone before the shipments that name them. */
+/** The sandbox courier's parcels of the account's AWBs (a multi-piece shipment's boxes' too): kept by AWB alone, so gone before the shipments that name them. */
 export async function deleteSandboxParcels(db: Executor, accountId: string): Promise<number> {
   const rows = await queryRows<{ one: number }>(
     db,
     sql`delete from sandbox_parcels where awb in (
           select awb from shipments where account_id = ${accountId} and awb is not null
+          union select awb from shipment_boxes where account_id = ${accountId}
           union select awb from returns where account_id = ${accountId} and awb is not null)
         returning 1 as one`,
   );

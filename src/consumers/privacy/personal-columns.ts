@@ -73,6 +73,7 @@ export const PERSONAL_TABLES: PersonalTable[] = [
       channel_order_id: "the store's order id",
       channel_order_name: "the store's order name (#1001)",
       ewaybill_no: 'a government document number',
+      packages: "a multi-piece order's boxes: weights, sizes and the merchant's SKUs",
     },
   },
   {
@@ -308,6 +309,7 @@ export const NOT_PERSONAL: Record<string, string> = {
   sales_channels: "the merchant's stores' addresses and names",
   sandbox_parcels: 'AWBs and test scenarios',
   server_secrets: "the server's own secrets",
+  shipment_boxes: "a multi-piece shipment's boxes: AWBs, couriers' references, sizes, the merchant's SKUs and statuses",
   shipment_counts: 'counts by status, zone and courier',
   shipment_daily_totals: 'counts and order values by day, store and status',
   shipment_facet_counts: 'counts by facet',

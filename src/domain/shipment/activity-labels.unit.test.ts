@@ -43,6 +43,7 @@ others            lost                       LOST
 others            damaged                    DAMAGED
 others            destroyed                  DESTROYED
 others            on_hold                    ON HOLD
+others            box_exception              EXCEPTION
 `;
 
 const rows = TABLE.trim()

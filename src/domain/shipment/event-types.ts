@@ -12,6 +12,7 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.rto_initiated',
   'shipment.delivered',
   'shipment.tracking_added',
+  'shipment.box_exception',
   'shipment.label_reissued',
   'shipment.weight_discrepancy_opened',
   'shipment.weight_discrepancy_accepted',

@@ -23,7 +23,8 @@ const DESCRIPTIONS: Record<GranularStatus, string> = {
   out_for_delivery: 'With the delivery agent.',
   delivered: 'Delivered to the customer.',
   ndr_raised: "Delivery failed; a reattempt or an RTO is the merchant's to ask for.",
-  need_attention: 'Every reattempt is spent (only an RTO is left), or the parcel is damaged or held before any RTO.',
+  need_attention:
+    'Every reattempt is spent (only an RTO is left), or the parcel is damaged or held before any RTO, or a box of a multi-piece shipment went its own way (box_exception).',
   reattempt_delivery:
     "Delivery failed and a reattempt is asked for (POST /reattempt, or the customer's tracking page).",
   cancelled: 'Cancelled before pickup.',

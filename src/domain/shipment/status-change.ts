@@ -16,6 +16,8 @@ export interface HistoryEvent {
   description?: string | null;
   /** The courier's own id of the scan, when it sent one (a replay is matched on it). */
   eventId?: string | null;
+  /** A multi-piece shipment's box the scan is of (1 to its count); 0 or absent otherwise. */
+  boxNo?: number;
 }
 
 export interface StatusAfter {
@@ -38,15 +40,21 @@ export function statusChangeEvents(
   extra: Record<string, unknown> = {},
 ): { type: EventType; change: Record<string, unknown> }[] {
   if (before.status === after.status && before.subStatus === after.subStatus) return [];
-  let cause: HistoryEvent | undefined;
-  for (const event of history) {
-    if (event.status !== after.status || !after.appliedEventIds.has(event.id)) continue;
-    const later =
-      !cause ||
-      event.eventTime > cause.eventTime ||
-      (event.eventTime.getTime() === cause.eventTime.getTime() && event.receivedAt >= cause.receivedAt);
-    if (later) cause = event;
-  }
+  const latest = (of: (event: HistoryEvent) => boolean) => {
+    let cause: HistoryEvent | undefined;
+    for (const event of history) {
+      if (!of(event) || !after.appliedEventIds.has(event.id)) continue;
+      const later =
+        !cause ||
+        event.eventTime > cause.eventTime ||
+        (event.eventTime.getTime() === cause.eventTime.getTime() && event.receivedAt >= cause.receivedAt);
+      if (later) cause = event;
+    }
+    return cause;
+  };
+  // A multi-piece shipment's roll-up may be a status no scan reported (others / box_exception):
+  // then the latest applied scan put it there.
+  const cause = latest((event) => event.status === after.status) ?? latest(() => true);
   const change = {
     from: before.status,
     from_sub_status: before.subStatus,
@@ -67,6 +75,13 @@ export interface Machine<E extends HistoryEvent, S extends StatusAfter> {
   extra(state: S): Record<string, unknown>;
   /** Further events a step raises after its status change (a return's QC result). */
   also?(previous: S, state: S, cause: E): { type: EventType; change: Record<string, unknown> }[];
+  /**
+   * True when the state is not simply its last applied event's (a multi-piece shipment's roll-up
+   * of its boxes, box-rollup.ts): a step then moved the parcel when the state it reached did.
+   */
+  derived?: boolean;
+  /** More of the state a scan may change without moving the status (a multi-piece shipment's boxes). */
+  detail?(state: S): unknown;
 }
 
 type Raised = { type: EventType; change: Record<string, unknown> }[];
@@ -82,6 +97,7 @@ const trackingAdded = (kind: 'shipment' | 'return', scan: HistoryEvent, at: Stat
       event_time: scan.eventTime.toISOString(),
       location: scan.location,
       description: scan.description ?? null,
+      ...(scan.boxNo ? { box_no: scan.boxNo } : {}),
     },
     status: at.status,
     sub_status: at.subStatus,
@@ -128,11 +144,14 @@ export function journeyEvents<E extends HistoryEvent, S extends StatusAfter>(
   let from: StatusBefore = appended ? before : after;
   let state: S = previous;
   for (const event of timeline) {
-    const moved = event.status !== from.status || event.subStatus !== from.subStatus;
+    const scanMoved = event.status !== from.status || event.subStatus !== from.subStatus;
     // A repeat of the stage needs no state of its own unless the machine raises more from it.
-    if (stepSet.has(event.id) && (moved || machine.also)) {
+    if (stepSet.has(event.id) && (scanMoved || machine.also || machine.derived)) {
       const i = place.get(event.id)!;
       const reached = i === path.length - 1 ? after : machine.fold(path.slice(0, i + 1).map((id) => byId.get(id)!));
+      const moved = machine.derived
+        ? reached.status !== from.status || reached.subStatus !== from.subStatus
+        : scanMoved;
       if (moved) {
         const change = {
           from: from.status,
@@ -179,19 +198,22 @@ const stage = (state: StatusAfter) => (state.subStatus ? `${state.status} (${sta
 export function scanOutcomes<E extends HistoryEvent, S extends StatusAfter>(
   machine: Machine<E, S>,
   history: readonly E[],
-  sent: readonly { status: string; eventTime: Date; eventId?: string | null }[],
+  sent: readonly { status: string; eventTime: Date; eventId?: string | null; boxNo?: number }[],
   inserted: readonly (string | null)[],
 ): ScanOutcome[] {
   const pending = new Set(inserted.filter((id): id is string => id !== null));
-  const summary = (state: S) => JSON.stringify([state.status, state.subStatus, machine.extra(state)]);
+  const summary = (state: S) =>
+    JSON.stringify([state.status, state.subStatus, machine.extra(state), machine.detail?.(state)]);
   let state = machine.fold(history.filter((e) => !pending.has(e.id)));
   return sent.map((event, k): ScanOutcome => {
     const id = inserted[k];
     if (!id) {
+      // A multi-piece shipment's boxes each have their own scans: the one repeated is the same box's.
       const original = history.find(
         (e) =>
-          (event.eventId != null && e.eventId === event.eventId) ||
-          (e.status === event.status && e.eventTime.getTime() === event.eventTime.getTime()),
+          (e.boxNo ?? 0) === (event.boxNo ?? 0) &&
+          ((event.eventId != null && e.eventId === event.eventId) ||
+            (e.status === event.status && e.eventTime.getTime() === event.eventTime.getTime())),
       );
       const of = original
         ? `the ${original.status} scan at ${original.eventTime.toISOString()} (received ${original.receivedAt.toISOString()})`

@@ -68,7 +68,8 @@ export const SUB_STATUSES: Readonly<Record<ShipmentStatus, readonly string[]>> =
   rto_in_transit: ['rto_in_transit', 'rto_reached_origin_hub', 'rto_out_for_delivery'],
   rto_delivered: ['rto_delivered'],
   cancelled: ['cancelled_by_merchant', 'cancelled_by_courier'],
-  others: ['lost', 'damaged', 'destroyed', 'on_hold'],
+  // box_exception is no scan's: a multi-piece shipment whose boxes split (box-rollup.ts).
+  others: ['lost', 'damaged', 'destroyed', 'on_hold', 'box_exception'],
 };
 
 export const NDR_REASONS = [
@@ -154,21 +155,16 @@ export interface ShipmentState {
   appliedEventIds: Set<string>;
 }
 
-/**
- * The shipment's state from all of its events, applied in event_time order (ties in the order they
- * arrived, then in lifecycle order) from `pending`, whatever order the courier sent them in. Recomputing from the full
- * history, rather than nudging the stored state, is what makes out-of-order delivery safe: an
- * event that arrives late lands in its place in time.
- */
-export function foldEvents(events: readonly StoredEvent[]): ShipmentState {
-  const ordered = [...events].sort(
-    (a, b) =>
-      a.eventTime.getTime() - b.eventTime.getTime() ||
-      a.receivedAt.getTime() - b.receivedAt.getTime() ||
-      // Scans stamped with the same second: the lifecycle's own order, not the database's.
-      SHIPMENT_STATUSES.indexOf(a.status) - SHIPMENT_STATUSES.indexOf(b.status),
-  );
-  const state: ShipmentState = {
+/** The order a shipment's events are applied in: event_time, ties in the order they arrived, then in lifecycle order. */
+export const compareEvents = (a: StoredEvent, b: StoredEvent) =>
+  a.eventTime.getTime() - b.eventTime.getTime() ||
+  a.receivedAt.getTime() - b.receivedAt.getTime() ||
+  // Scans stamped with the same second: the lifecycle's own order, not the database's.
+  SHIPMENT_STATUSES.indexOf(a.status) - SHIPMENT_STATUSES.indexOf(b.status);
+
+/** A parcel's state before any event: pending, nothing reached. */
+export function initialState(): ShipmentState {
+  return {
     status: 'pending',
     subStatus: null,
     attemptCount: 0,
@@ -182,25 +178,48 @@ export function foldEvents(events: readonly StoredEvent[]): ShipmentState {
     milestones: [],
     appliedEventIds: new Set(),
   };
-  const reached = new Set<ShipmentStatus>();
-  for (const event of ordered) {
-    const repeat = event.status === state.status && !TERMINAL_STATUSES.has(state.status);
-    if (!repeat && !TRANSITIONS[state.status].includes(event.status)) continue;
-    state.appliedEventIds.add(event.id);
-    state.status = event.status;
-    state.subStatus = event.subStatus;
-    if (event.status === 'ndr_raised') {
-      state.ndrReason = event.ndrReason ?? event.subStatus;
-      if (!repeat) state.attemptCount += 1;
-    }
-    if (event.status === 'delivered') state.attemptCount += 1;
-    if (event.rtoReason) state.rtoReason = event.rtoReason;
-    if (!reached.has(event.status)) {
-      reached.add(event.status);
-      state.milestones.push({ milestone: MILESTONE_NAMES[event.status], at: event.eventTime });
-      const column = STAGE_TIMESTAMPS[event.status as keyof typeof STAGE_TIMESTAMPS];
-      if (column) state[column] = event.eventTime;
-    }
+}
+
+/**
+ * One step of `foldEvents`: applies the event to the state when the machine takes it (`reached`:
+ * the stages the state has been in, for its milestones). False when the event is kept in the
+ * history without changing the parcel. A multi-piece shipment folds each box with it (box-rollup.ts).
+ */
+export function applyEvent(state: ShipmentState, reached: Set<ShipmentStatus>, event: StoredEvent): boolean {
+  const repeat = event.status === state.status && !TERMINAL_STATUSES.has(state.status);
+  if (!repeat && !TRANSITIONS[state.status].includes(event.status)) return false;
+  state.appliedEventIds.add(event.id);
+  state.status = event.status;
+  state.subStatus = event.subStatus;
+  if (event.status === 'ndr_raised') {
+    state.ndrReason = event.ndrReason ?? event.subStatus;
+    if (!repeat) state.attemptCount += 1;
   }
+  if (event.status === 'delivered') state.attemptCount += 1;
+  if (event.rtoReason) state.rtoReason = event.rtoReason;
+  if (!reached.has(event.status)) {
+    reached.add(event.status);
+    markStage(state, event.status, event.eventTime);
+  }
+  return true;
+}
+
+/** The first arrival in a stage: its milestone, and its date column where it has one. */
+export function markStage(state: ShipmentState, status: ShipmentStatus, at: Date) {
+  state.milestones.push({ milestone: MILESTONE_NAMES[status], at });
+  const column = STAGE_TIMESTAMPS[status as keyof typeof STAGE_TIMESTAMPS];
+  if (column) state[column] = at;
+}
+
+/**
+ * The shipment's state from all of its events, applied in event_time order (ties in the order they
+ * arrived, then in lifecycle order) from `pending`, whatever order the courier sent them in. Recomputing from the full
+ * history, rather than nudging the stored state, is what makes out-of-order delivery safe: an
+ * event that arrives late lands in its place in time.
+ */
+export function foldEvents(events: readonly StoredEvent[]): ShipmentState {
+  const state = initialState();
+  const reached = new Set<ShipmentStatus>();
+  for (const event of [...events].sort(compareEvents)) applyEvent(state, reached, event);
   return state;
 }

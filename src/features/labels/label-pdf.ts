@@ -51,6 +51,27 @@ export interface LabelData {
    * under the AWB's with its caption: a hub that scans those rather than the AWB still knows the parcel.
    */
   courierBarcodes?: { label: string; value: string }[] | null;
+  /**
+   * A multi-piece shipment's boxes, box 1 first (box 1's AWB is `awb`, the master AWB): the label
+   * is then a page per box, each with that box's AWB as its barcode, "Box 2 of 3", the master AWB,
+   * and the box's own weight, size and contents. Absent or empty for a shipment in one box.
+   */
+  boxes?: LabelBox[] | null;
+}
+
+export interface LabelBox {
+  awb: string;
+  weightKg: number;
+  dimensionsCm: [number, number, number];
+  /** What the box holds; empty when the order listed no box's items (the order's are printed). */
+  items: { name: string; sku: string; units: number }[];
+}
+
+/** A page's own part of a multi-piece label: which box, of how many, under which master AWB. */
+interface BoxPage {
+  no: number;
+  count: number;
+  masterAwb: string;
 }
 
 const rupees = formatRupees;
@@ -169,13 +190,40 @@ export async function renderLabelThen(label: LabelData, after: (doc: PDFKit.PDFD
   return done;
 }
 
+/**
+ * PREPAID, or the cash to collect: a multi-piece shipment's once, on box 1 (the master), which
+ * says for how many boxes; the others say where it is collected, so no box is paid for twice.
+ */
+function paymentLine(codAmount: number | null, box: BoxPage | undefined): string {
+  if (codAmount === null) return 'PREPAID';
+  if (!box) return `COD: collect ${rupees(codAmount)}`;
+  if (box.no === 1) return `COD: collect ${rupees(codAmount)} for all ${box.count} boxes`;
+  return 'COD: collected with box 1';
+}
+
 const code128 = (text: string, height: number, includetext: boolean) =>
   bwipjs.toBuffer({ bcid: 'code128', text, scale: 2, height, includetext, textxalign: 'center' });
 
 /** A courier barcode's drawn height in points: half the AWB's, leaving the lower part its room. */
 const EXTRA_BARCODE = 26;
 
+/** The label's pages: one, or a page per box of a multi-piece shipment. */
 async function drawLabel(doc: PDFKit.PDFDocument, label: LabelData) {
+  const boxes = label.boxes ?? [];
+  if (boxes.length === 0) return drawPage(doc, label);
+  for (const [i, box] of boxes.entries()) {
+    const page: LabelData = {
+      ...label,
+      awb: box.awb,
+      weightKg: box.weightKg,
+      dimensionsCm: box.dimensionsCm,
+      items: box.items.length > 0 ? box.items : label.items,
+    };
+    await drawPage(doc, page, { no: i + 1, count: boxes.length, masterAwb: label.awb });
+  }
+}
+
+async function drawPage(doc: PDFKit.PDFDocument, label: LabelData, box?: BoxPage) {
   const barcode = await code128(label.awb, 14, true);
   // Shorter than the AWB's and captioned in the PDF's text, so the label still tells which is which.
   const extras = await Promise.all(
@@ -213,7 +261,11 @@ async function drawLabel(doc: PDFKit.PDFDocument, label: LabelData) {
   doc.image(barcode, MARGIN + 14, barcodeTop, { fit: [WIDTH - 28, 62], align: 'center' });
   y += 74;
   y = drawLines(doc, wrap(`AWB ${label.awb}`, 'bold', 11, WIDTH, measure), MARGIN, y, WIDTH, 'center');
-  const payment = label.codAmount === null ? 'PREPAID' : `COD: collect ${rupees(label.codAmount)}`;
+  if (box) {
+    const which = `Box ${box.no} of ${box.count} · Master AWB ${box.masterAwb}`;
+    y = drawLines(doc, fitLines(which, 'bold', 10, WIDTH, 1, measure), MARGIN, y + 1, WIDTH, 'center');
+  }
+  const payment = paymentLine(label.codAmount, box);
   y = drawLines(doc, wrap(payment, 'bold', 12, WIDTH, measure), MARGIN, y + 2, WIDTH, 'center') + 2;
   for (const extra of extras) {
     doc.image(extra.image, MARGIN + 28, y + 2, { fit: [WIDTH - 56, EXTRA_BARCODE], align: 'center' });

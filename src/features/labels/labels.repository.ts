@@ -11,7 +11,13 @@ import { UUID } from '../../base/uuid.js';
 export async function findLabelSource(db: Executor, shipmentId: string) {
   const [view] = await findShipmentViews(db, eq(shipments.id, shipmentId));
   if (!view) return undefined;
-  const row = { shipment: view.shipment, order: view.order, warehouse: view.warehouse, accountName: view.accountName };
+  const row = {
+    shipment: view.shipment,
+    order: view.order,
+    warehouse: view.warehouse,
+    accountName: view.accountName,
+    boxes: view.boxes,
+  };
   const accountId = row.shipment.accountId;
   const items = await db
     .select({ name: orderItems.name, sku: orderItems.sku, units: orderItems.units })

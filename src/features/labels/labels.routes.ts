@@ -154,7 +154,8 @@ export function labelLinkRoutes(labels: LabelsService, invoices: InvoicesService
             'default) or was never kept. With format=pdf, answers the 4x6 inch PDF label directly. The shipment is named by ' +
             'its shipment_id or its AWB; a return by its shipment_id, return_id or AWB (its label is addressed to the warehouse). 404: no such shipment in this account, or it has no AWB yet; 410: it was cancelled, ' +
             "so its label is void; 409: it is held (a COD order its buyer has not confirmed, under the account's hold policy): " +
-            'it must not be handed to the courier until confirmed. With include=invoice, one PDF of the label and then the ' +
+            'it must not be handed to the courier until confirmed. A multi-piece shipment\'s label is a page per box ("Box 2 of ' +
+            '3", that box\'s AWB as its barcode, the master AWB printed). With include=invoice, one PDF of the label and then the ' +
             "buyer's A4 tax invoice (GET /shipments/{id}/invoice), refused as that route refuses (422, 409).",
           params: LabelLinkParams,
           querystring: LabelLinkQuery,
@@ -197,7 +198,8 @@ export function labelLinkRoutes(labels: LabelsService, invoices: InvoicesService
           summary: 'One PDF of many labels: a 4x6 inch page per AWB',
           description:
             `For a print run: up to ${MAX_BULK_LABELS} AWBs of this account's shipments (or returns), a page each in the order ` +
-            'sent, each page the label GET /shipments/{id}/label answers (a test booking keeps its TEST band). All or nothing: ' +
+            'sent, each page the label GET /shipments/{id}/label answers (a test booking keeps its TEST band; a multi-piece ' +
+            'shipment, named by its master AWB, a page per box). All or nothing: ' +
             "422 names every AWB that is not this account's or whose shipment was cancelled, and no PDF is made. A held " +
             'shipment (a COD order its buyer has not confirmed, under the hold policy) is left out of the PDF and named in the ' +
             'Dakiya-Held-Awbs header (comma-separated); 409 when every AWB is held.',

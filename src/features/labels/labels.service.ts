@@ -11,7 +11,9 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { labelCache } from './label-cache.js';
 import { LABEL_ERRORS } from './labels.errors.js';
-import { type LabelData, renderLabel, renderLabels } from './label-pdf.js';
+import { type LabelBox, type LabelData, renderLabel, renderLabels } from './label-pdf.js';
+import type { OrderPackage } from '../../base/db/schema.js';
+import type { BookedBoxRow } from '../../shipment-records/shipment-boxes.js';
 import {
   bumpLabelVersion,
   findAccountLabelsByAwbs,
@@ -40,6 +42,26 @@ function soldBy(vendor: Record<string, string> | null): string | null {
 function refuseVoid(shipment: { status: string; awb: string }) {
   if (shipment.status === 'cancelled')
     throw LABEL_ERRORS.label_void.error(`Shipment ${shipment.awb} was cancelled: its label is void`);
+}
+
+/**
+ * A multi-piece shipment's boxes as its label prints them, a page each (label-pdf.ts): each booked
+ * box's AWB beside its package's weight, size and items (named as the order names them). Null for a
+ * shipment in one box.
+ */
+function labelBoxes(
+  packages: OrderPackage[] | null,
+  booked: BookedBoxRow[],
+  items: { name: string; sku: string; units: number }[],
+): LabelBox[] | null {
+  if (!packages || booked.length !== packages.length) return null;
+  const nameOf = new Map(items.map((item) => [item.sku, item.name]));
+  return packages.map((box, i) => ({
+    awb: booked[i]!.awb,
+    weightKg: box.weightGrams / 1000,
+    dimensionsCm: [box.lengthCm, box.breadthCm, box.heightCm],
+    items: box.items.map((item) => ({ ...item, name: nameOf.get(item.sku) ?? item.sku })),
+  }));
 }
 
 type LabelStore = NonNullable<Awaited<ReturnType<typeof findLabelSource>>>['store'];
@@ -158,6 +180,7 @@ export function createLabelsService({
       zone: `zone_${shipment.zone.toLowerCase()}`,
       testMode: shipment.testMode,
       courierBarcodes: shipment.courierBarcodes,
+      boxes: labelBoxes(order.packages, source.boxes, source.items),
       reissue: shipment.labelReissuedAt
         ? `Label ${shipment.labelVersion}, re-issued ${indiaDateTime(shipment.labelReissuedAt)}`
         : null,

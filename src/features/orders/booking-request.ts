@@ -21,6 +21,15 @@ export function bookingRequest(reference: string, input: OrderInput, warehouse: 
     lengthCm: input.lengthCm,
     breadthCm: input.breadthCm,
     heightCm: input.heightCm,
+    // A multi-piece order's boxes, box 1 first; the courier answers an AWB per box (shipment-boxes.ts).
+    ...(input.packages && {
+      boxes: input.packages.map(({ weightGrams, lengthCm, breadthCm, heightCm }) => ({
+        weightGrams,
+        lengthCm,
+        breadthCm,
+        heightCm,
+      })),
+    }),
     productsDescription: input.items
       .map((item) => item.name)
       .join(', ')

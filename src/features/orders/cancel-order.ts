@@ -5,6 +5,7 @@ import type { RatesContext } from '../../domain/rates/context.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { ApplyShipmentEvents } from '../contracts.js';
 import * as repo from './orders.repository.js';
+import { findBoxes } from './shipment-boxes.js';
 import { ORDER_ERRORS } from './orders.errors.js';
 import type { Actor } from '../../domain/access/permissions.js';
 import { auditRecorder } from '../../tenancy/audit/audit.js';
@@ -71,12 +72,28 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
    */
   async function cancelParcel(
     accountId: string,
-    row: { awb: string | null; carrierId: string | null },
+    row: { id: string; awb: string | null; carrierId: string | null },
     ex?: Executor,
   ): Promise<string | null> {
     const service = row.awb !== null && row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
-    const answer = service ? await couriers.cancel(accountId, service, row.awb!, ex) : null;
-    return answer === null ? null : 'refused' in answer ? answer.refused : queuedMessage(service!.name, answer.queued);
+    if (!service) return null;
+    // A multi-piece shipment's other boxes first, each its own parcel at the courier, box 1 (the
+    // shipment's AWB) last: a refusal leaves the shipment booked under its master AWB, not cancelled
+    // with boxes still on their way.
+    const boxes = await findBoxes(ex ?? db, accountId, row.id);
+    for (const awb of [
+      ...boxes
+        .slice(1)
+        .map((box) => box.awb)
+        .reverse(),
+      row.awb!,
+    ]) {
+      const answer = await couriers.cancel(accountId, service, awb, ex);
+      if (answer === null) continue;
+      const said = 'refused' in answer ? answer.refused : queuedMessage(service.name, answer.queued);
+      return awb === row.awb ? said : `Box AWB ${awb}: ${said}`;
+    }
+    return null;
   }
 
   async function cancelRow(

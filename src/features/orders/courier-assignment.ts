@@ -13,6 +13,7 @@ import type { EwayBillCheck } from './eway-bill-check.js';
 import type { OrderPreparation } from './order-preparation.js';
 import { bookedChange, bookedColumns, bookingMilestones, searchText } from './order-rows.js';
 import * as repo from './orders.repository.js';
+import { insertBoxes, newBoxRows } from './shipment-boxes.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
 import type { Actor } from '../../domain/access/permissions.js';
 import { auditRecorder } from '../../tenancy/audit/audit.js';
@@ -92,6 +93,15 @@ export function createCourierAssignment(deps: Deps) {
           if (!updated)
             throw new BookedMeanwhile((await repo.findShipmentById(tx, accountId, shipmentId))?.awb === booked.awb);
           await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booked, now));
+          // A multi-piece booking's boxes, each with the AWB its courier gave it.
+          const boxes = input.packages
+            ? newBoxRows(
+                { accountId, shipmentId, awb: booked.awb, status: updated.status, at: now },
+                input.packages,
+                booked.boxes,
+              )
+            : [];
+          await insertBoxes(tx, boxes);
           // The store's next invoice number, in the booking's transaction: no gap if it rolls back.
           const invoice = invoiceIssueFor(accountId, store, shipmentId, now);
           if (invoice) await issueInvoiceNumber(tx, invoice);
@@ -115,10 +125,10 @@ export function createCourierAssignment(deps: Deps) {
             objectId: shipmentId,
             changes: { carrier_id: booked.courier.service.id, awb: booked.awb },
           });
-          return updated;
+          return { updated, boxes };
         }),
       outer,
     );
-    return payload(order, shipment, storeName, warnings);
+    return payload(order, shipment.updated, storeName, warnings, shipment.boxes);
   };
 }

@@ -46,7 +46,14 @@ export function createCourierBooking({ couriers }: { couriers: Couriers }) {
     outer?: Tx,
   ) {
     const { service } = booking.courier;
-    const result = await couriers.keepBooked(accountId, { service, awb: booking.awb, journey: 'forward' }, write, {
+    // A multi-piece booking's boxes are each called off with it.
+    const parcel = {
+      service,
+      awb: booking.awb,
+      journey: 'forward' as const,
+      ...(booking.boxes && { boxes: booking.boxes }),
+    };
+    const result = await couriers.keepBooked(accountId, parcel, write, {
       inTransaction: outer !== undefined,
       storedElsewhere: (error) => error instanceof BookedMeanwhile && error.sameParcel,
     });

@@ -7,6 +7,7 @@ import { orderInputOf } from './order-input.js';
 import type { PreparedOrder } from './order-rows.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderInput } from './orders.schemas.js';
+import { samePackages } from './order-packages.js';
 
 /*
  * PUT /order on a shipment whose delivery failed (ndr_raised): a merchant corrects the address the
@@ -74,6 +75,7 @@ export function afterPickupProblems(
     ['length', input.lengthCm !== order.lengthCm],
     ['breadth', input.breadthCm !== order.breadthCm],
     ['height', input.heightCm !== order.heightCm],
+    ['packages', !samePackages(order.packages, input.packages)],
     ['payment_method', input.paymentMethod !== order.paymentMethod],
     ['cod_collectible', input.codPaise !== order.codCollectiblePaise],
     ['order_items', !sameItems(items, input.items)],

@@ -16,6 +16,7 @@ import {
   shipmentColumns,
 } from './order-rows.js';
 import * as repo from './orders.repository.js';
+import { boxesInsert, newBoxRows } from './shipment-boxes.js';
 import { assessmentColumns, assessmentEvents } from './rto-assessment.js';
 import type { ChannelOrigin } from '../contracts.js';
 import type { Actor } from '../../domain/access/permissions.js';
@@ -98,7 +99,21 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
     // A booking of a store with invoice details numbers its invoice in this statement (no extra
     // round trip, and nothing when the store has none): kept or lost with the booking.
     const invoice = booking ? invoiceIssueFor(accountId, prepared.store, shipmentId, now) : null;
-    const also = enrolment ? [recorded.statement, enrolment, audited] : [recorded.statement, audited];
+    // A multi-piece booking's boxes, each with the AWB its courier gave it, in the same statement.
+    const boxes =
+      booking && input.packages
+        ? newBoxRows(
+            { accountId, shipmentId, awb: booking.awb, status: shipment.status, at: now },
+            input.packages,
+            booking.boxes,
+          )
+        : [];
+    const also = [
+      recorded.statement,
+      ...(enrolment ? [enrolment] : []),
+      audited,
+      ...(boxes.length > 0 ? [boxesInsert(boxes)] : []),
+    ];
     try {
       const created = await repo.insertOrder(
         ex,
@@ -118,7 +133,7 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
         invoice ? [...also, ...invoiceNumberCtes(invoice)] : also,
       );
       recorded.written();
-      return created;
+      return { ...created, boxes };
     } catch (error) {
       if (isUniqueViolation(error, 'orders_account_merchant_order_key')) {
         throw ORDER_ERRORS.order_id_taken.error(`Order '${input.merchantOrderId}' already exists`, 'order_id');

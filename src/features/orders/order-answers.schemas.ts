@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Uuid } from '../../http/schemas.js';
 import { AllocationView } from './allocation-preview.schemas.js';
 import { RtoAssessmentFields } from '../../shipment-records/rto-fields.js';
+import { BoxesField } from '../../shipment-records/shipment-boxes.js';
 import { Amount, Flag, Nullable } from '../../http/schemas.js';
 
 // What the order routes answer: a booked order's payload, a cancellation's and an order check's
@@ -100,6 +101,7 @@ export const OrderPayload = Type.Object({
   rto_routing_code: Type.Null(),
   pickup_token_number: Type.Null(),
   ...RtoAssessmentFields,
+  ...BoxesField,
   warnings: Type.Optional(
     Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
       description:

@@ -79,7 +79,7 @@ export function createOrderBooking({
         outer,
       );
       const warnings = [...prepared.warnings, ...ewayWarnings];
-      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, warnings);
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, warnings, created.boxes);
     },
 
     /** What orchestrate would refuse, refused the same way, and the courier it would book; nothing is written. */

@@ -7,6 +7,8 @@ import { parseDay } from '../../domain/calendar.js';
 import { EWAY_BILL_NUMBER_PATTERN } from '../../domain/paperwork/eway-bill.js';
 import { gstinProblems } from '../../domain/paperwork/gstin.js';
 import { readOrderDate } from '../../domain/shipment/order-dates.js';
+import type { OrderPackage } from '../../base/db/schema.js';
+import { readPackages } from './order-packages.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderInput } from './orders.schemas.js';
 import type { VendorDetailsInput } from './vendor-details.schemas.js';
@@ -65,7 +67,10 @@ export interface OrderInput {
   lengthCm: number;
   breadthCm: number;
   heightCm: number;
+  /** With packages, their total (decision 177). */
   weightGrams: number;
+  /** A multi-piece order's boxes, box 1 first (grams, centimetres, items by SKU); null for one box. */
+  packages: OrderPackage[] | null;
   /** At least one of the two: the schema cannot say so, readOrderInput does. */
   warehouseId: string | undefined;
   pickupLocation: string | undefined;
@@ -203,6 +208,7 @@ export function readOrderInput(
   const vendorDetails = checks.check(() => readVendorDetails(body.vendor_details, directory));
   const ewayBill = checks.check(() => readEwayBill(body));
   const buyerGstin = checks.check(() => readBuyerGstin(body.billing_gstin));
+  const packages = checks.check(() => readPackages(body, body.weight * 1000)) ?? null;
   checks.check(() => {
     if (!courierAllowed && body.carrier_id) {
       throw invalid('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
@@ -223,7 +229,8 @@ export function readOrderInput(
     lengthCm: body.length,
     breadthCm: body.breadth,
     heightCm: body.height,
-    weightGrams: body.weight * 1000,
+    weightGrams: packages ? packages.reduce((sum, box) => sum + box.weightGrams, 0) : body.weight * 1000,
+    packages,
     warehouseId: body.warehouse_id || undefined,
     pickupLocation,
     // Velocity: a blank carrier_id means "assign automatically".
@@ -279,6 +286,7 @@ export function orderInputOf(order: OrderRow, items: OrderItemRow[]): OrderInput
     breadthCm: order.breadthCm,
     heightCm: order.heightCm,
     weightGrams: order.weightGrams,
+    packages: order.packages,
     warehouseId: order.warehouseId,
     pickupLocation: undefined,
     carrierId: undefined,

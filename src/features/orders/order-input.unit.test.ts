@@ -132,6 +132,7 @@ describe('readOrderInput', () => {
       breadthCm: 12.5,
       heightCm: 3,
       weightGrams: 350,
+      packages: null,
       warehouseId: 'wh',
       pickupLocation: undefined,
       carrierId: undefined,

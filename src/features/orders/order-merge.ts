@@ -80,6 +80,15 @@ export function storedOrderBody(order: OrderRow, items: OrderItemRow[], storeNam
     breadth: order.breadthCm,
     height: order.heightCm,
     weight: order.weightGrams / 1000,
+    ...(order.packages && {
+      packages: order.packages.map((box) => ({
+        weight: box.weightGrams / 1000,
+        length: box.lengthCm,
+        breadth: box.breadthCm,
+        height: box.heightCm,
+        ...(box.items.length > 0 && { items: box.items }),
+      })),
+    }),
     warehouse_id: order.warehouseId,
     vendor_details: present(order.vendorDetails),
     ewaybill_no: present(order.ewaybillNo),
@@ -90,7 +99,7 @@ export function storedOrderBody(order: OrderRow, items: OrderItemRow[], storeNam
 
 /**
  * The stored order with the sent fields over it. Arrays and objects (order_items, vendor_details,
- * tags) are replaced whole. shipping_* sent to an order shipped to its billing address ships it
+ * tags, packages) are replaced whole. shipping_* sent to an order shipped to its billing address ships it
  * there no longer, unless shipping_is_billing is sent too; pickup_location sent without
  * warehouse_id chooses the warehouse by name, as on a new order.
  */
@@ -100,5 +109,8 @@ export function mergeOrderUpdate(stored: CreateOrderInput, sent: UpdateOrderInpu
   if (sent.shipping_is_billing === undefined && SHIPPING_FIELDS.some((field) => sent[field] !== undefined))
     merged.shipping_is_billing = false;
   if (sent.pickup_location !== undefined && sent.warehouse_id === undefined) delete merged.warehouse_id;
+  // New boxes without a weight: the order weighs what they weigh together (a total sent is checked against them).
+  if (sent.packages !== undefined && sent.packages.length > 0 && sent.weight === undefined)
+    merged.weight = sent.packages.reduce((sum, box) => sum + box.weight * 1000, 0) / 1000;
   return merged;
 }

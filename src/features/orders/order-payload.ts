@@ -7,6 +7,7 @@ import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
 import type { FieldError } from '../../domain/errors.js';
 import { allocationView } from './allocation-preview.schemas.js';
+import { type BookedBoxRow, boxesView } from '../../shipment-records/shipment-boxes.js';
 import type * as repo from './orders.repository.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
 
@@ -27,7 +28,10 @@ export function createOrderPayload({ rates, labelLinks, trackUrl }: Deps) {
     shipment: repo.ShipmentRow,
     storeName: string | null,
     warnings: FieldError[] = [],
+    /** A booked multi-piece shipment's boxes (shipment_boxes), box 1 first. */
+    bookedBoxes: readonly BookedBoxRow[] = [],
   ): OrderPayloadView {
+    const boxes = boxesView(order.packages, bookedBoxes, shipment.status);
     const service = shipment.carrierId ? rates.catalogue.byId.get(shipment.carrierId) : undefined;
     const booked = shipment.awb !== null;
     return {
@@ -54,7 +58,8 @@ export function createOrderPayload({ rates, labelLinks, trackUrl }: Deps) {
             frwd_charges: {
               shipping_charges: rupeesText(shipment.freightPaise!),
               cod_charges: rupeesText(shipment.codChargesPaise!),
-              dead_weight_billing: deadWeightBilled(order),
+              // A multi-piece shipment is billed box by box: on dead weight when every box is.
+              dead_weight_billing: (order.packages ?? [order]).every(deadWeightBilled),
             },
             rto_charges: { rto_charges: rupeesText(shipment.rtoChargesPaise!) },
           }
@@ -79,6 +84,7 @@ export function createOrderPayload({ rates, labelLinks, trackUrl }: Deps) {
       rto_risk: shipment.rtoRisk as OrderPayloadView['rto_risk'],
       rto_risk_score: shipment.rtoRiskScore,
       rto_risk_reasons: shipment.rtoRiskReasons as OrderPayloadView['rto_risk_reasons'],
+      ...(boxes && { boxes }),
       ...(warnings.length > 0 && { warnings }),
     };
   };

@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Executor } from '../../base/db/client.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import { quoteRates, type RateQuote } from '../../domain/rates/engine.js';
+import { quoteBoxes, quoteRates, type RateQuote, type RateRequest } from '../../domain/rates/engine.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
 import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { type OrderInput, readOrderInput } from './order-input.js';
@@ -60,23 +60,23 @@ export function createOrderPreparation({ clock, rates, warehouses, stores, rtoCh
     return { ...(await prepareWith(ex, accountId, input)), assessment };
   }
 
+  /** The shipment's quote; a multi-piece order's charged box by box as its courier charges boxes (quoteBoxes). */
   function priceShipment(input: OrderInput, warehouse: WarehouseRow): RateQuote {
-    return quoteRates(
-      {
-        journeyType: 'forward',
-        origin: rates.directory.lookup(warehouse.pincode)!,
-        destination: rates.directory.lookup(input.shipping.pincode)!,
-        deadWeightGrams: input.weightGrams,
-        lengthCm: input.lengthCm,
-        widthCm: input.breadthCm,
-        heightCm: input.heightCm,
-        paymentMethod: input.paymentMethod,
-        ...(input.paymentMethod === 'cod' && { shipmentValuePaise: input.codPaise }),
-        qcApplicable: false,
-      },
-      clock.now(),
-      rates,
-    );
+    const request: RateRequest = {
+      journeyType: 'forward',
+      origin: rates.directory.lookup(warehouse.pincode)!,
+      destination: rates.directory.lookup(input.shipping.pincode)!,
+      deadWeightGrams: input.weightGrams,
+      lengthCm: input.lengthCm,
+      widthCm: input.breadthCm,
+      heightCm: input.heightCm,
+      paymentMethod: input.paymentMethod,
+      ...(input.paymentMethod === 'cod' && { shipmentValuePaise: input.codPaise }),
+      qcApplicable: false,
+    };
+    return input.packages
+      ? quoteBoxes(request, input.packages, clock.now(), rates)
+      : quoteRates(request, clock.now(), rates);
   }
 
   return { prepare, prepareAssessed, priceShipment };

@@ -86,6 +86,7 @@ export function orderColumns({ input, warehouse, store }: PreparedOrder) {
     breadthCm: input.breadthCm,
     heightCm: input.heightCm,
     weightGrams: input.weightGrams,
+    packages: input.packages,
     tags: input.tags,
     printLabel: input.printLabel,
     channelRef: input.channelRef,

@@ -8,6 +8,7 @@ import { DomainError, type FieldError } from '../../domain/errors.js';
 import type { CorrectDeliveryAddress } from '../contracts.js';
 import { afterPickupProblems, deliveryCorrection } from './delivery-correction.js';
 import * as repo from './orders.repository.js';
+import { findBoxes } from './shipment-boxes.js';
 import { ORDER_ERRORS } from './orders.errors.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
 import type { CreateOrderInput, UpdateOrderInput } from './orders.schemas.js';
@@ -16,6 +17,7 @@ import type { OrdersService } from './orders.service.js';
 import { type PreparedOrder, orderColumns, searchText, shipmentColumns } from './order-rows.js';
 import { orderInputOf } from './order-input.js';
 import { reassess, watchedChanges } from './reassess.js';
+import { samePackages } from './order-packages.js';
 
 export type OrderUpdateService = ReturnType<typeof createOrderUpdateService>;
 
@@ -49,6 +51,7 @@ function frozenFieldChanges(
     ['length', input.lengthCm !== order.lengthCm],
     ['breadth', input.breadthCm !== order.breadthCm],
     ['height', input.heightCm !== order.heightCm],
+    ['packages', !samePackages(order.packages, input.packages)],
     ['payment_method', input.paymentMethod !== order.paymentMethod],
     ['cod_collectible', input.codPaise !== order.codCollectiblePaise],
   ];
@@ -192,7 +195,8 @@ export function createOrderUpdateService({
             ...(correction && { passed_to_courier: true }),
           },
         });
-        return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null, prepared.warnings);
+        const boxes = booked && order.packages ? await findBoxes(tx, accountId, shipment.id) : [];
+        return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null, prepared.warnings, boxes);
       });
     },
   };

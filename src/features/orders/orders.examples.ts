@@ -34,6 +34,25 @@ const ORDER = {
 export const ORDER_REQUESTS = {
   forwardOrder: ORDER,
   orchestration: { ...ORDER, order_id: 'ORD-20046', carrier_id: EXAMPLE.carrierId },
+  // Dakiya's multi-piece order: two boxes, each with its weight, size and what it holds; weight is their total.
+  multiPiece: {
+    ...ORDER,
+    order_id: 'ORD-20048',
+    order_items: [
+      ORDER.order_items[0]!,
+      { name: 'Silk Dupatta', sku: 'DUPATTA-RED', units: 2, selling_price: 499, discount: 0, tax: 5, hsn: '6214' },
+    ],
+    sub_total: 2297,
+    cod_collectible: 2297,
+    length: 30,
+    breadth: 25,
+    height: 20,
+    weight: 1.3,
+    packages: [
+      { weight: 0.5, length: 20, breadth: 15, height: 10, items: [{ sku: 'KURTA-M-BLUE', units: 1 }] },
+      { weight: 0.8, length: 30, breadth: 25, height: 10, items: [{ sku: 'DUPATTA-RED', units: 2 }] },
+    ],
+  },
   /** No carrier_id: the allocation rules choose. */
   preview: { ...ORDER, order_id: 'ORD-20047' },
   assign: { shipment_id: EXAMPLE.shipmentId, carrier_id: '' },

@@ -29,9 +29,10 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           summary: 'Create a forward order and its pending shipment (no courier yet)',
           description:
             'Links the order to the store named by store_name (case-insensitive) when given. ' +
-            'Weight in kg, dimensions in cm, amounts in rupees. Nothing is written when the request is refused.',
+            'Weight in kg, dimensions in cm, amounts in rupees. Nothing is written when the request is refused. An order in ' +
+            "several boxes sends packages (Dakiya's addition, the second example): its answer lists them in boxes.",
           headers: IdempotencyHeaders,
-          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.forwardOrder] },
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.forwardOrder, ORDER_REQUESTS.multiPiece] },
           response: {
             200: answer(
               OrderResponse,

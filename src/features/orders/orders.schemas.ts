@@ -7,6 +7,7 @@ import { BillingAddress, EwayBillFields, OrderItem } from '../../http/order-part
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
 import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
 import { GSTIN_FORM } from '../../domain/paperwork/gstin.js';
+import { PackagesField } from './order-packages.schemas.js';
 
 export const MAX_ORDER_ITEMS = 100;
 
@@ -92,7 +93,8 @@ export const CreateOrderBody = Type.Object(
     length: Positive(500, 'cm', 'Centimetres.'),
     breadth: Positive(500, 'cm', 'Centimetres.'),
     height: Positive(500, 'cm', 'Centimetres.'),
-    weight: Positive(500, 'kg', 'Dead weight in kilograms.'),
+    weight: Positive(500, 'kg', 'Dead weight in kilograms (with packages: their total).'),
+    packages: Type.Optional(PackagesField),
     warehouse_id: Type.Optional(
       Type.String({
         maxLength: 64,

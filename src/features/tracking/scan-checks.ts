@@ -1,3 +1,4 @@
+import { DERIVED_SUB_STATUSES } from '../../domain/shipment/box-rollup.js';
 import { isCalendarDay, isStorableInstant } from '../../base/clock.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 import {
@@ -38,8 +39,9 @@ export function eventProblem(event: CarrierEvent, now: Date): string | null {
     return 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
   }
   if (Date.parse(event.event_time) > now.getTime() + MAX_CLOCK_SKEW_MS) return 'event_time is in the future';
+  // A sub-status Dakiya derives (a multi-piece shipment's box_exception) is no scan's to report.
   const subStatuses = forward
-    ? SUB_STATUSES[event.status as ShipmentStatus]
+    ? SUB_STATUSES[event.status as ShipmentStatus].filter((sub) => !DERIVED_SUB_STATUSES.includes(sub))
     : RETURN_SUB_STATUSES[event.status as ReturnStatus];
   if (event.sub_status !== undefined && !subStatuses.includes(event.sub_status)) {
     return `sub_status for ${event.status} must be one of ${subStatuses.join(', ') || '(none)'}`;

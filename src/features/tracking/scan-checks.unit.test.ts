@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeScan } from './scan-checks.js';
+import { eventProblem, placeScan } from './scan-checks.js';
 
 const BOOKED = new Date('2026-11-20T06:30:00.500Z');
 const FIFTEEN_MINUTES = 15 * 60_000;
@@ -53,5 +53,12 @@ describe('placeScan: a scan stamped before its booking', () => {
     ],
   ])('refuses %s with a tolerance of %i minutes, naming both instants', (stated, minutes, problem) => {
     expect(placeScan(stated, BOOKED, minutes * 60_000)).toEqual({ problem });
+  });
+});
+
+describe('eventProblem: a sub-status Dakiya derives', () => {
+  it('refuses box_exception on a courier scan: a multi-piece shipment’s roll-up, no scan’s', () => {
+    const event = { awb: 'X1', status: 'others', sub_status: 'box_exception', event_time: '2026-11-20T06:35:00Z' };
+    expect(eventProblem(event, BOOKED)).toBe('sub_status for others must be one of lost, damaged, destroyed, on_hold');
   });
 });

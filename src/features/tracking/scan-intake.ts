@@ -46,9 +46,12 @@ export type ScanFate =
   | { fate: 'duplicate'; accountId: string; applied: boolean }
   | { fate: 'kept'; accountId: string | null; reasonCode: KeptReason; reason: string };
 
-/** A parcel a courier names by AWB, as the intake finds it among the service's shipments and returns. */
+/**
+ * A parcel a courier names by AWB, as the intake finds it among the service's shipments and returns.
+ * `boxNo`: the box of a multi-piece shipment the AWB is (1: its master AWB), 0 for a shipment in one box.
+ */
 export type Parcel =
-  | { journey: 'forward'; id: string; accountId: string; booked: Date }
+  | { journey: 'forward'; id: string; accountId: string; booked: Date; boxNo: number }
   | { journey: 'return'; id: string; accountId: string; qcApplied: boolean };
 
 /** Where a scan stands in its parcel's history, and the courier's own time when that differs (scan-checks.ts placeScan). */
@@ -97,8 +100,22 @@ export function createScanIntake({
   /** The service's parcels among `awbs`: its shipments and its returns. */
   async function findParcels(carrierId: string, awbs: string[]): Promise<Map<string, Parcel>> {
     const found = new Map<string, Parcel>();
-    for (const s of await repo.findCarrierShipments(db, carrierId, awbs))
-      found.set(s.awb!, { journey: 'forward', id: s.id, accountId: s.accountId, booked: s.assignedAt ?? s.createdAt });
+    const forward = (s: { id: string; accountId: string; assignedAt: Date | null; createdAt: Date; boxNo: number }) =>
+      ({
+        journey: 'forward',
+        id: s.id,
+        accountId: s.accountId,
+        booked: s.assignedAt ?? s.createdAt,
+        boxNo: s.boxNo,
+      }) as const;
+    for (const s of await repo.findCarrierShipments(db, carrierId, awbs)) found.set(s.awb!, forward(s));
+    // A multi-piece shipment's other boxes have AWBs of their own: asked for only by the AWBs no shipment has.
+    for (const s of await repo.findCarrierBoxes(
+      db,
+      carrierId,
+      awbs.filter((awb) => !found.has(awb)),
+    ))
+      found.set(s.awb, forward(s));
     for (const r of await findCarrierReturns(db, carrierId, awbs))
       found.set(r.awb!, { journey: 'return', id: r.id, accountId: r.accountId, qcApplied: r.qcApplied === true });
     return found;
@@ -197,6 +214,7 @@ export function createScanIntake({
                   ...stored[k]!,
                   ndrReason: scans[i]!.event.ndr_reason ?? null,
                   rtoReason: scans[i]!.event.rto_reason ?? null,
+                  boxNo: parcel.boxNo,
                 })),
                 now,
                 history,

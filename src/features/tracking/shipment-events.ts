@@ -9,6 +9,7 @@ import {
   scanOutcomes,
 } from '../../domain/shipment/status-change.js';
 import { foldEvents, type ShipmentState, type ShipmentStatus } from '../../domain/shipment/status-machine.js';
+import { boxMachine, boxesMoved } from './box-tracking.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { ShipmentStatusListener } from '../contracts.js';
 import * as repo from './tracking.repository.js';
@@ -48,8 +49,11 @@ export async function applyEvents(
   },
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockShipment(tx, accountId, shipmentId);
+  // A multi-piece shipment's state is its boxes' roll-up (box-tracking.ts); a one-box shipment's, its scans'.
+  const boxed = before.boxCount >= 2;
+  const machine: Machine<repo.HistoryRow, ShipmentState> = boxed ? boxMachine(before.boxCount) : SHIPMENT_MACHINE;
   if (reread) {
-    const replaced = replacedByReread(SHIPMENT_MACHINE, await repo.loadEvents(tx, accountId, shipmentId), events);
+    const replaced = replacedByReread(machine, await repo.loadEvents(tx, accountId, shipmentId), events);
     await repo.deleteEvents(tx, accountId, shipmentId, replaced);
   }
   const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
@@ -58,20 +62,16 @@ export async function applyEvents(
   // A courier is told what each scan did, replays included, so their history is read too.
   const history = fresh.size > 0 || scans ? await repo.loadEvents(tx, accountId, shipmentId) : [];
   if (fresh.size > 0) {
-    const state = foldEvents(history);
+    const state = machine.fold(history);
     await repo.saveState(tx, accountId, shipmentId, state, now);
     await keepHistory(tx, accountId, shipmentId, before, state, history, fresh, directory);
     status = state.status;
     if (state.status !== before.status) await onStatusChange?.(tx, accountId, shipmentId, state.status, now);
-    await log.shipment(
-      tx,
-      accountId,
-      shipmentId,
-      journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans),
-      now,
-    );
+    const raised = journeyEvents(machine, before, history, fresh, state, scans);
+    if (boxed) raised.push(...(await boxesMoved(tx, accountId, shipmentId, history, fresh, before.boxCount)));
+    await log.shipment(tx, accountId, shipmentId, raised, now);
   }
-  const outcomes = scans ? scanOutcomes(SHIPMENT_MACHINE, history, events, inserted) : [];
+  const outcomes = scans ? scanOutcomes(machine, history, events, inserted) : [];
   return { fresh: inserted.map((id) => id !== null), status, outcomes };
 }
 

@@ -67,7 +67,8 @@ describe('the status catalogue (GET /custom/api/v1/meta/statuses)', () => {
         },
         { status: 'rto_delivered', sub_statuses: ['rto_delivered'] },
         { status: 'cancelled', sub_statuses: ['cancelled_by_merchant', 'cancelled_by_courier'] },
-        { status: 'others', sub_statuses: ['lost', 'damaged', 'destroyed', 'on_hold'] },
+        // box_exception: a multi-piece shipment's boxes gone separate ways (no scan carries it).
+        { status: 'others', sub_statuses: ['lost', 'damaged', 'destroyed', 'on_hold', 'box_exception'] },
       ],
       ndr_reasons: [
         'customer_unavailable',

@@ -1,12 +1,15 @@
-import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { carrierTokens, orders, shipmentMilestones, shipments, trackingEvents } from '../../base/db/schema.js';
 import {
-  BOOKING_MILESTONES,
-  type ShipmentState,
-  type ShipmentStatus,
-  type StoredEvent,
-} from '../../domain/shipment/status-machine.js';
+  carrierTokens,
+  orders,
+  shipmentBoxes,
+  shipmentMilestones,
+  shipments,
+  trackingEvents,
+} from '../../base/db/schema.js';
+import type { BoxEvent } from '../../domain/shipment/box-rollup.js';
+import { BOOKING_MILESTONES, type ShipmentState, type ShipmentStatus } from '../../domain/shipment/status-machine.js';
 
 export type TrackingEventRow = typeof trackingEvents.$inferSelect;
 export type { NewShipmentEvent as NewTrackingEvent } from '../contracts.js';
@@ -25,7 +28,10 @@ export async function findCarrierByToken(db: Executor, tokenHash: string): Promi
   return row?.carrierId;
 }
 
-/** A courier names shipments by AWB only; it sees those booked on its own service and no others. */
+/**
+ * A courier names shipments by AWB only; it sees those booked on its own service and no others.
+ * `boxNo`: 1 when the AWB is a multi-piece shipment's master (its box 1), else 0.
+ */
 export async function findCarrierShipments(db: Executor, carrierId: string, awbs: string[]) {
   if (awbs.length === 0) return [];
   return db
@@ -35,19 +41,80 @@ export async function findCarrierShipments(db: Executor, carrierId: string, awbs
       awb: shipments.awb,
       createdAt: shipments.createdAt,
       assignedAt: shipments.assignedAt,
+      boxNo: sql<number>`coalesce(${shipmentBoxes.boxNo}, 0)`.mapWith(Number),
     })
     .from(shipments)
+    .leftJoin(shipmentBoxes, and(eq(shipmentBoxes.shipmentId, shipments.id), eq(shipmentBoxes.boxNo, 1)))
     .where(and(eq(shipments.carrierId, carrierId), inArray(shipments.awb, awbs)));
 }
 
-/** Locks the shipment's row for the transaction; answers its state before the change. */
+/** The boxes after the first of multi-piece shipments on the courier's service, by their own AWBs. */
+export async function findCarrierBoxes(db: Executor, carrierId: string, awbs: string[]) {
+  if (awbs.length === 0) return [];
+  return db
+    .select({
+      id: shipments.id,
+      accountId: shipments.accountId,
+      awb: shipmentBoxes.awb,
+      createdAt: shipments.createdAt,
+      assignedAt: shipments.assignedAt,
+      boxNo: shipmentBoxes.boxNo,
+    })
+    .from(shipmentBoxes)
+    .innerJoin(shipments, eq(shipments.id, shipmentBoxes.shipmentId))
+    .where(and(inArray(shipmentBoxes.awb, awbs), gte(shipmentBoxes.boxNo, 2), eq(shipments.carrierId, carrierId)));
+}
+
+/**
+ * Locks the shipment's row for the transaction; answers its state before the change, and how
+ * many boxes it ships in (0 for one box: no shipment_boxes rows).
+ */
 export async function lockShipment(db: Executor, accountId: string, shipmentId: string) {
   const [row] = await db
-    .select({ status: shipments.status, subStatus: shipments.subStatus })
+    .select({
+      status: shipments.status,
+      subStatus: shipments.subStatus,
+      // Named in full: a one-table select writes its columns unqualified, which the subquery's own would shadow.
+      boxCount: sql<number>`coalesce((select b.box_count from shipment_boxes b
+        where b.shipment_id = "shipments"."id" and b.box_no = 1), 0)`.mapWith(Number),
+    })
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
-    .for('update');
+    .for('update', { of: shipments });
   return row!;
+}
+
+/** A multi-piece shipment's boxes as stored, in box order. */
+export async function loadBoxes(db: Executor, accountId: string, shipmentId: string) {
+  return db
+    .select({
+      boxNo: shipmentBoxes.boxNo,
+      awb: shipmentBoxes.awb,
+      status: shipmentBoxes.status,
+      subStatus: shipmentBoxes.subStatus,
+    })
+    .from(shipmentBoxes)
+    .where(and(eq(shipmentBoxes.accountId, accountId), eq(shipmentBoxes.shipmentId, shipmentId)))
+    .orderBy(shipmentBoxes.boxNo);
+}
+
+/** Writes a box's status from its scans (its time: the scan that put it there). */
+export async function saveBox(
+  db: Executor,
+  accountId: string,
+  shipmentId: string,
+  box: { boxNo: number; status: string; subStatus: string | null; at: Date },
+) {
+  await db
+    .update(shipmentBoxes)
+    .set({ status: box.status, subStatus: box.subStatus, statusAt: box.at })
+    .where(
+      and(
+        eq(shipmentBoxes.accountId, accountId),
+        eq(shipmentBoxes.shipmentId, shipmentId),
+        eq(shipmentBoxes.boxNo, box.boxNo),
+      ),
+    );
 }
 
 /** Inserts the events that are not replays; returns the ids of those it inserted. */
@@ -84,7 +151,7 @@ export async function deleteEvents(db: Executor, accountId: string, shipmentId: 
     );
 }
 
-export type HistoryRow = StoredEvent & { location: string | null; description: string | null; eventId: string | null };
+export type HistoryRow = BoxEvent & { location: string | null; description: string | null; eventId: string | null };
 
 export async function loadEvents(db: Executor, accountId: string, shipmentId: string): Promise<HistoryRow[]> {
   const rows = await db
@@ -99,6 +166,7 @@ export async function loadEvents(db: Executor, accountId: string, shipmentId: st
       location: trackingEvents.location,
       description: trackingEvents.description,
       eventId: trackingEvents.eventId,
+      boxNo: trackingEvents.boxNo,
     })
     .from(trackingEvents)
     .where(and(eq(trackingEvents.accountId, accountId), eq(trackingEvents.shipmentId, shipmentId)));

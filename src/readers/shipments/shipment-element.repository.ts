@@ -165,7 +165,15 @@ const ATTRIBUTES = sql.raw(
     object(`e.id, e.status, e.location as last_location, ${iso('e.event_time')} as event_date_time, e.description`),
     'from tracking_events e where e.account_id = s.account_id and e.shipment_id = s.id',
     'e.event_time, e.received_at',
-  )} as tracking_details`),
+  )} as tracking_details,
+  -- A multi-piece shipment's boxes (docs/tracking.md), read only for an order in several boxes
+  -- (o.packages): a one-box row costs no probe more.
+  case when o.packages is null then 1 else jsonb_array_length(o.packages) end as box_count,
+  case when o.packages is not null then ${array(
+    object(`b.box_no, b.awb, b.status, b.sub_status, ${iso('b.status_at')} as status_at`),
+    'from shipment_boxes b where b.account_id = s.account_id and b.shipment_id = s.id',
+    'b.box_no',
+  )} end as boxes`),
 );
 
 export const ELEMENT_COLUMNS = sql`s.id, floor(extract(epoch from s.created_at) * 1000)::bigint::text as created_ms, s.carrier_id, s.awb, s.status, s.track_token,

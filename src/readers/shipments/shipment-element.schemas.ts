@@ -209,6 +209,29 @@ export const ShipmentElement = Type.Object(
           description: Nullable(Type.String()),
         }),
       ),
+      box_count: Type.Integer({
+        minimum: 1,
+        description:
+          "Dakiya's addition: the boxes the shipment ships in (1 for one; a multi-piece order's packages[]). One row per order whatever its boxes.",
+      }),
+      boxes: Nullable(
+        Type.Array(
+          Type.Object({
+            box_no: Type.Integer({ minimum: 1, description: 'Box 1 carries the master AWB (tracking_number).' }),
+            awb: Type.String({ description: "The box's own AWB." }),
+            status: Type.String({
+              description: "The box's status, from its own scans (docs/tracking.md, Multi-piece shipments).",
+            }),
+            sub_status: Nullable(Type.String()),
+            status_at: Timestamp,
+          }),
+          {
+            description:
+              "Dakiya's addition: a multi-piece shipment's booked boxes, box 1 first ([] until booked); null for a shipment in one box. " +
+              'status and sub_status above are their roll-up: others / box_exception when a box went its own way.',
+          },
+        ),
+      ),
     }),
   },
   { $id: 'Shipment' },

@@ -33,7 +33,7 @@ const GRANULAR =
   'externally_fulfilled, pickup_failed, picked_up, reached_origin_hub, departed_origin_hub, reached_destination_hub, misrouted, ' +
   'customer_unavailable, address_incomplete, refused, cod_not_ready, premises_closed, future_delivery_requested, ' +
   'contact_unreachable, other, rto_reached_origin_hub, rto_out_for_delivery, cancelled_by_merchant, cancelled_by_courier, damaged, ' +
-  'destroyed, on_hold, or an array of 1 to 100 of them';
+  'destroyed, on_hold, box_exception, or an array of 1 to 100 of them';
 const TEXT = 'must be a text of 1 to 100 characters';
 const BOOLEAN = 'must be true or false';
 const PER_PAGE = 'must be a whole number from 1 to 100';

@@ -138,6 +138,9 @@ describe("order-tracking shows Velocity's word", () => {
   });
 });
 
+const NEED_ATTENTION =
+  'Every reattempt is spent (only an RTO is left), or the parcel is damaged or held before any RTO, or a box of a multi-piece shipment went its own way (box_exception).';
+
 describe('GET /custom/api/v1/meta/statuses: granular_statuses', () => {
   it("lists each way to each word, in Velocity's order, with the unproduced words and why", async () => {
     const response = await ctx.app.inject({ method: 'GET', url: META_STATUSES, headers: authed(f.apiKey) });
@@ -170,17 +173,17 @@ describe('GET /custom/api/v1/meta/statuses: granular_statuses', () => {
         without_sub_status: true,
         when: { reattempt_requested: false, attempts_above: 2 },
         produced: true,
-        description: 'Every reattempt is spent (only an RTO is left), or the parcel is damaged or held before any RTO.',
+        description: NEED_ATTENTION,
       },
       {
         granular_status: 'need_attention',
         shipment_type: 'forward',
         status: 'others',
-        sub_statuses: ['damaged', 'on_hold'],
+        sub_statuses: ['damaged', 'on_hold', 'box_exception'],
         without_sub_status: true,
         when: { rto_started: false },
         produced: true,
-        description: 'Every reattempt is spent (only an RTO is left), or the parcel is damaged or held before any RTO.',
+        description: NEED_ATTENTION,
       },
     ]);
     const QC = "The quality check at the customer's door failed; the parcel stays with the customer.";

@@ -108,6 +108,8 @@ export const LISTING_ANSWER = {
         ndr_actions: [],
         order_confirmation: null,
         tracking_details: [],
+        box_count: 1,
+        boxes: null,
       },
     },
   ],

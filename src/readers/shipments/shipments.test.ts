@@ -112,6 +112,8 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
         ndr_actions: [],
         order_confirmation: null,
         tracking_details: [],
+        box_count: 1,
+        boxes: null,
       },
     });
     // The charges the booking answered; the RTO's are added once an RTO begins (shipments-velocity-filters.test.ts).
@@ -167,6 +169,8 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       ndr_actions: 'array',
       order_confirmation: 'null',
       tracking_details: 'array',
+      box_count: 'number',
+      boxes: 'null',
     });
     expect(Number.isInteger(a.attempt_count)).toBe(true);
     expect(Number.isInteger(a.items[0]!.quantity)).toBe(true);

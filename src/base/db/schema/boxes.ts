@@ -35,6 +35,8 @@ export const shipmentBoxes = pgTable(
     items: jsonb('items').$type<{ sku: string; units: number }[]>().notNull(),
     /** The box's own status (the shipment vocabulary), from the scans of its AWB. */
     status: text('status').notNull(),
+    /** The box's granular sub-status (lost, damaged, on hold, a hub…), from the same scans; null until one says. */
+    subStatus: text('sub_status'),
     statusAt: timestamptz('status_at').notNull(),
     createdAt: timestamptz('created_at').notNull(),
   },

@@ -8,7 +8,7 @@ import { accounts } from './tenancy.js';
 
 /**
  * Every scan a courier reported, kept whether or not it moved the shipment. The two unique keys
- * make a replay (same event_id, or same status and time) a no-op.
+ * make a replay (same event_id, or same status and time, of the same box) a no-op.
  */
 export const trackingEvents = pgTable(
   'tracking_events',
@@ -35,10 +35,18 @@ export const trackingEvents = pgTable(
     rtoReason: text('rto_reason'),
     eventId: text('event_id'),
     receivedAt: timestamptz('received_at').notNull(),
+    /**
+     * A multi-piece shipment's box the scan is of (1, the master AWB, to its count: shipment_boxes);
+     * 0 for a shipment in one box, and for a merchant's event on a whole multi-piece shipment
+     * (cancelled, RTO), which every box takes (domain/shipment/box-rollup.ts).
+     */
+    boxNo: integer('box_no').notNull().default(0),
   },
   (t) => [
-    uniqueIndex('tracking_events_event_id_key').on(t.shipmentId, t.eventId).where(sql`${t.eventId} is not null`),
-    uniqueIndex('tracking_events_status_time_key').on(t.shipmentId, t.status, t.eventTime),
+    uniqueIndex('tracking_events_event_id_key')
+      .on(t.shipmentId, t.boxNo, t.eventId)
+      .where(sql`${t.eventId} is not null`),
+    uniqueIndex('tracking_events_status_time_key').on(t.shipmentId, t.boxNo, t.status, t.eventTime),
     index('tracking_events_account_shipment_idx').on(t.accountId, t.shipmentId, t.eventTime),
   ],
 );
