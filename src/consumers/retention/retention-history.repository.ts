@@ -10,11 +10,14 @@ const HISTORIES = {
   shipments: {
     scans: 'tracking_events',
     owner: 'shipment_id',
+    // A multi-piece shipment's boxes each keep their last scan (box_no 0: the shipment's own).
+    history: 'e.shipment_id, e.box_no',
     finished: sql`('delivered', 'rto_delivered', 'cancelled')`,
   },
   returns: {
     scans: 'return_events',
     owner: 'return_id',
+    history: 'e.return_id',
     finished: sql`('return_delivered', 'return_cancelled', 'return_lost')`,
   },
 } as const;
@@ -23,7 +26,7 @@ export type HistoryOwner = keyof typeof HISTORIES;
 
 /**
  * Up to `parcels` shipments (or returns) finished and last changed before `cutoff` lose every scan
- * but their last (by its place in their history), and are stamped so that no run takes them again:
+ * but their last (by its place in their history; each box's last on a multi-piece shipment), and are stamped so that no run takes them again:
  * one statement, so a parcel is never stamped without its scans going, nor the reverse. The parcel's
  * own columns (status, its times, the milestones) keep what the scans told. Parcels another process
  * holds are skipped, not waited for. `owner`, and so every name spliced in, is this file's own.
@@ -37,6 +40,7 @@ export async function pruneFinishedHistories(
   const table = sql.raw(owner);
   const scanTable = sql.raw(scans);
   const ownerColumn = sql.raw(HISTORIES[owner].owner);
+  const history = sql.raw(HISTORIES[owner].history);
   const [row] = await queryRows<{ parcels: number; scans: number }>(
     db,
     sql`with picked as (
@@ -47,9 +51,9 @@ export async function pruneFinishedHistories(
           for no key update skip locked
         ),
         last as (
-          select distinct on (e.${ownerColumn}) e.id from ${scanTable} e
+          select distinct on (${history}) e.id from ${scanTable} e
           join picked p on e.account_id = p.account_id and e.${ownerColumn} = p.id
-          order by e.${ownerColumn}, e.event_time desc, e.received_at desc, e.id desc
+          order by ${history}, e.event_time desc, e.received_at desc, e.id desc
         ),
         gone as (
           delete from ${scanTable} e using picked p

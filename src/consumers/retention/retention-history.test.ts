@@ -257,6 +257,67 @@ describe('the pruning of history', () => {
   });
 });
 
+describe('the pruning of a multi-piece shipment, and a scan after pruning', () => {
+  it("keeps each box's last scan, and a late scan of a pruned parcel leaves it where its scans took it", async () => {
+    const mps = await orchestrate(
+      ctx,
+      m.apiKey,
+      orderBody(m.warehouseId, {
+        carrier_id: SHADOWFAX,
+        order_items: [{ name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 499 }],
+        sub_total: 998,
+        weight: 2,
+        packages: [
+          { weight: 1.2, length: 30, breadth: 20, height: 15 },
+          { weight: 0.8, length: 25, breadth: 20, height: 10 },
+        ],
+      }),
+    );
+    const awbs = (mps as typeof mps & { boxes: { awb: string }[] }).boxes.map((box) => box.awb);
+    expect(awbs).toHaveLength(2);
+    for (const awb of awbs) await scans(awb, ['picked_up', 'in_transit', 'out_for_delivery', 'delivered']);
+    const one = await booked();
+    await scans(one.awb, ['picked_up', 'in_transit', 'delivered']);
+    const status = async (id: string) =>
+      (await queryRows<{ status: string }>(ctx.database.db, sql`select status from shipments where id = ${id}`))[0]!
+        .status;
+    expect(await status(mps.shipment_id!)).toBe('delivered');
+    const lastOfEachBox = await queryRows<{ box_no: number; status: string }>(
+      ctx.database.db,
+      sql`select distinct on (box_no) box_no, status from tracking_events where shipment_id = ${mps.shipment_id}
+          order by box_no, event_time desc`,
+    );
+
+    ctx.clock.advance(366 * DAY);
+    const pruned = await prune();
+    // 3 of each box's 4, and 2 of the one-box parcel's 3 (besides what the first test left due).
+    expect(pruned.pruned.tracking_events).toBeGreaterThanOrEqual(8);
+    const kept = await queryRows<{ box_no: number; status: string }>(
+      ctx.database.db,
+      sql`select box_no, status from tracking_events where shipment_id = ${mps.shipment_id} order by box_no`,
+    );
+    expect(kept).toEqual(lastOfEachBox);
+    expect(kept.map((row) => row.status)).toEqual(['delivered', 'delivered']);
+
+    // The courier sends again a scan from before the delivery: each parcel stays delivered.
+    const stale = new Date(ctx.clock.now().getTime() - 366 * DAY).toISOString();
+    for (const awb of [one.awb, awbs[1]!]) {
+      const [result] = await sendEvents(ctx, courier, [
+        { awb, status: 'in_transit', location: 'Hub 2', event_time: stale },
+      ]);
+      expect(result).toMatchObject({ awb, accepted: true, changed: false });
+    }
+    expect(await status(one.id)).toBe('delivered');
+    expect(await status(mps.shipment_id!)).toBe('delivered');
+    // Kept with why, not dropped.
+    const keptScans = await queryRows<{ awb: string; reason_code: string }>(
+      ctx.database.db,
+      sql`select awb, reason_code from kept_scans where account_id = ${m.id} and awb in (${one.awb}, ${awbs[1]!}) order by awb`,
+    );
+    expect(keptScans).toEqual([one.awb, awbs[1]!].sort().map((awb) => ({ awb, reason_code: 'not_applied' })));
+  });
+});
+
 describe("the fold of the reports' daily totals", () => {
   it("leaves one row per day, store, status and COD of each past day, with the same sums, and today's alone", async () => {
     const owner = await merchant(ctx);

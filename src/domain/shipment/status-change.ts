@@ -186,6 +186,17 @@ export type ScanOutcome =
   | { changed: false; kind: 'duplicate'; applied: boolean; reason: string }
   | { changed: false; kind: 'not_applied' | 'no_change'; reason: string };
 
+/**
+ * What each scan does to a finished parcel whose history was pruned (consumers/retention: all but
+ * its last scan gone): nothing. Its status was read off the whole history, which a fold of what is
+ * left cannot repeat (a late scan folded with the last alone would read a delivered parcel back to
+ * pending), so it stands; the scans are kept as not applied, with this reason, not dropped.
+ */
+export function prunedHistoryOutcomes(count: number, status: string): ScanOutcome[] {
+  const reason = `the parcel finished ${status} and its scans but the last were pruned: its status stands`;
+  return Array.from({ length: count }, () => ({ changed: false, kind: 'not_applied', reason }));
+}
+
 const stage = (state: StatusAfter) => (state.subStatus ? `${state.status} (${state.subStatus})` : state.status);
 
 /**

@@ -24,7 +24,12 @@ export async function findCarrierReturns(ex: Executor, carrierId: string, awbs: 
 /** Locks the return's row for the transaction; answers its state before the change. */
 export async function lockReturn(ex: Executor, accountId: string, returnId: string) {
   const [row] = await ex
-    .select({ status: returns.status, subStatus: returns.subStatus, qcStatus: returns.qcStatus })
+    .select({
+      status: returns.status,
+      subStatus: returns.subStatus,
+      qcStatus: returns.qcStatus,
+      historyPrunedAt: returns.historyPrunedAt,
+    })
     .from(returns)
     .where(and(eq(returns.accountId, accountId), eq(returns.id, returnId)))
     .for('update');

@@ -3,6 +3,7 @@ import type { EventLog } from '../../events/event-log.js';
 import {
   journeyEvents,
   type Machine,
+  prunedHistoryOutcomes,
   replacedByReread,
   type ScanOutcome,
   scanOutcomes,
@@ -53,6 +54,12 @@ export async function applyReturnEvents(
   } = {},
 ): Promise<{ fresh: boolean[]; status: ReturnStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockReturn(tx, accountId, returnId);
+  if (before.historyPrunedAt !== null)
+    return {
+      fresh: events.map(() => true),
+      status: null,
+      outcomes: scans ? prunedHistoryOutcomes(events.length, before.status) : [],
+    };
   if (reread) {
     const replaced = replacedByReread(RETURN_MACHINE, await repo.loadReturnEvents(tx, accountId, returnId), events);
     await repo.deleteReturnEvents(tx, accountId, returnId, replaced);

@@ -4,6 +4,7 @@ import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import {
   journeyEvents,
   type Machine,
+  prunedHistoryOutcomes,
   replacedByReread,
   type ScanOutcome,
   scanOutcomes,
@@ -49,6 +50,12 @@ export async function applyEvents(
   },
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockShipment(tx, accountId, shipmentId);
+  if (before.historyPrunedAt !== null)
+    return {
+      fresh: events.map(() => true),
+      status: null,
+      outcomes: scans ? prunedHistoryOutcomes(events.length, before.status) : [],
+    };
   // A multi-piece shipment's state is its boxes' roll-up (box-tracking.ts); a one-box shipment's, its scans'.
   const boxed = before.boxCount >= 2;
   const machine: Machine<repo.HistoryRow, ShipmentState> = boxed ? boxMachine(before.boxCount) : SHIPMENT_MACHINE;

@@ -74,6 +74,7 @@ export async function lockShipment(db: Executor, accountId: string, shipmentId: 
     .select({
       status: shipments.status,
       subStatus: shipments.subStatus,
+      historyPrunedAt: shipments.historyPrunedAt,
       // Named in full: a one-table select writes its columns unqualified, which the subquery's own would shadow.
       boxCount: sql<number>`coalesce((select b.box_count from shipment_boxes b
         where b.shipment_id = "shipments"."id" and b.box_no = 1), 0)`.mapWith(Number),
