@@ -343,6 +343,7 @@ describe('OpenAPI and docs', () => {
       'payment_method',
       'shipment_value',
       'qc_applicable',
+      'packages',
     ]);
     const [forward, back] = operation.responses['200'].content['application/json'].schema.anyOf;
     const entryKeys = (shape: {
@@ -357,14 +358,16 @@ describe('OpenAPI and docs', () => {
       };
     };
     const common = ['carrier_id', 'carrier_name', 'carrier_code', 'service_level', 'status'];
-    const weights = ['dead_weight', 'volumetric_weight', 'applicable_weight', 'zone'];
+    // A multi-piece quote's (packages) extras close each list.
+    const weights = ['dead_weight', 'volumetric_weight', 'applicable_weight', 'zone', 'box_count'];
+    const boxes = ['multi_piece_charge', 'boxes'];
     expect(entryKeys(forward)).toEqual({
-      entry: [...common, 'is_fast', 'is_prime', 'platform_fee', 'expected_delivery', 'charges'],
+      entry: [...common, 'is_fast', 'is_prime', 'platform_fee', 'expected_delivery', 'charges', ...boxes],
       charges: ['forward_freight_charges', 'cod_charges', 'rto_charges', 'total_forward_charges'],
       details: ['journey_type', 'origin_pincode', 'destination_pincode', 'payment_method', ...weights],
     });
     expect(entryKeys(back)).toEqual({
-      entry: [...common, 'expected_delivery', 'charges'],
+      entry: [...common, 'expected_delivery', 'charges', ...boxes],
       charges: ['return_freight_charges', 'qc_charges', 'total_return_charges'],
       details: ['journey_type', 'origin_pincode', 'destination_pincode', ...weights],
     });
