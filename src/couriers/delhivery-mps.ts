@@ -1,8 +1,9 @@
 import type { CourierService } from '../domain/rates/catalogue.js';
 import { record } from './courier-answers.js';
 import { type BookedParcel, type BookingRequest, courierRefused, type ParcelBox } from './connector.js';
-import { CourierCallError, type CourierHttp, isTransient } from './courier-http.js';
+import { CourierCallError, type CourierHttp } from './courier-http.js';
 import { cancelledShipment, readWaybills, TRACK_PATH, WAYBILL_PATH, words } from './delhivery-requests.js';
+import type { DelhiveryRetries } from './delhivery-retries.js';
 
 // Delhivery's multi-piece shipments (MPS): a waybill per box from its bulk waybill call, then one
 // create call with an entry per box (docs/paperwork.md, "Multi-piece shipments", with sources).
@@ -13,10 +14,8 @@ const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 export interface MpsDeps {
   http: CourierHttp;
-  /** The pause before a second try. */
-  pause: () => Promise<unknown>;
-  /** What a failed call means for the merchant (the connector's callFailure). */
-  unavailable: (error: unknown) => unknown;
+  /** Two tries at most of each call (delhivery-retries.ts). */
+  retries: DelhiveryRetries;
   /** The parcel's entry of the create call's `shipments[]`, as for one parcel. */
   entry: (service: CourierService, request: BookingRequest) => Record<string, unknown>;
   /** Cancels one waybill; throws when Delhivery refuses or cannot be reached. */
@@ -24,7 +23,8 @@ export interface MpsDeps {
 }
 
 /** The connector's booking of a request with two or more boxes (bookMps below). */
-export function createMpsBooking({ http, pause, unavailable, entry, cancel }: MpsDeps) {
+export function createMpsBooking({ http, retries, entry, cancel }: MpsDeps) {
+  const { twice } = retries;
   /**
    * A multi-piece shipment's create data (docs/paperwork.md, "Multi-piece shipments", with its
    * sources): one entry per box, box 1 first, each `shipment_type` "MPS" with its own waybill (from
@@ -50,21 +50,6 @@ export function createMpsBooking({ http, pause, unavailable, entry, cancel }: Mp
       })),
       pickup_location: { name: request.pickup.locationName },
     };
-  }
-
-  /** Two tries at most of a call whose failure changes nothing at Delhivery (a look-up, fresh waybills). */
-  async function twice<T>(call: () => Promise<T>): Promise<T> {
-    let lastError: unknown;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        if (!isTransient(error)) throw unavailable(error);
-        lastError = error;
-        if (attempt === 0) await pause();
-      }
-    }
-    throw unavailable(lastError);
   }
 
   /** `count` fresh waybills from the bulk waybill call; ones a failed booking leaves unused cost nothing. */
@@ -183,29 +168,13 @@ export function createMpsBooking({ http, pause, unavailable, entry, cancel }: Mp
         );
       return undefined;
     };
-    let lastError: unknown;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        if (attempt > 0) {
-          const earlier = await gotThrough();
-          if (earlier) return earlier;
-        }
-        const outcome = await createMps(service, request, boxes, waybills);
-        if ('booked' in outcome) return parcel(outcome.routingCode);
-        if (outcome.taken.length > 0)
-          throw courierRefused(NAME, `${outcome.refused}; ${await cancelBoxes(outcome.taken)}`);
-        if (/duplicate/i.test(outcome.refused)) {
-          const earlier = await gotThrough();
-          if (earlier) return earlier;
-        }
-        throw courierRefused(NAME, outcome.refused);
-      } catch (error) {
-        if (!isTransient(error)) throw unavailable(error);
-        lastError = error;
-        if (attempt === 0) await pause();
-      }
-    }
-    throw unavailable(lastError);
+    return retries.book(async () => {
+      const outcome = await createMps(service, request, boxes, waybills);
+      if ('booked' in outcome) return parcel(outcome.routingCode);
+      if (outcome.taken.length > 0)
+        throw courierRefused(NAME, `${outcome.refused}; ${await cancelBoxes(outcome.taken)}`);
+      return { refused: outcome.refused };
+    }, gotThrough);
   }
 
   return bookMps;

@@ -20,6 +20,7 @@ import {
   words,
 } from './delhivery-requests.js';
 import { createMpsBooking } from './delhivery-mps.js';
+import { delhiveryRetries } from './delhivery-retries.js';
 import { type DelhiveryScanDetail, mapShipmentScans } from './delhivery-scans.js';
 import type { ParcelScans } from './carrier-event.js';
 import type { HealthReport } from './connector-health.js';
@@ -171,10 +172,10 @@ export function createDelhiveryConnector(
     throw new CourierCallError('malformed', 'the booking answer has no waybill');
   }
 
+  const retries = delhiveryRetries(pause, unavailable);
   const bookMps = createMpsBooking({
     http,
-    pause,
-    unavailable,
+    retries,
     entry: shipmentEntry,
     cancel: (awb) => edit(awb, 'cancel'),
   });
@@ -189,30 +190,10 @@ export function createDelhiveryConnector(
     async book(service, request) {
       if (request.boxes && request.boxes.length >= 2 && request.journey === 'forward')
         return bookMps(service, request, request.boxes);
-      // Two attempts at most. Before the second, and when Delhivery calls the order a duplicate, ask
-      // whether an earlier attempt got through: our shipment id is the order reference, so a parcel
-      // is never booked twice.
-      let lastError: unknown;
-      for (let attempt = 0; attempt < 2; attempt++) {
-        try {
-          if (attempt > 0) {
-            const existing = await findByReference(request.reference);
-            if (existing) return existing;
-          }
-          const result = await create(service, request);
-          if (!('refused' in result)) return result;
-          if (/duplicate/i.test(result.refused)) {
-            const existing = await findByReference(request.reference);
-            if (existing) return existing;
-          }
-          throw courierRefused(NAME, result.refused);
-        } catch (error) {
-          if (!isTransient(error)) throw unavailable(error);
-          lastError = error;
-          if (attempt === 0) await pause();
-        }
-      }
-      throw unavailable(lastError);
+      return retries.book(
+        () => create(service, request),
+        () => findByReference(request.reference),
+      );
     },
 
     async requestPickup(_service, pickup) {
