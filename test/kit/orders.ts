@@ -49,6 +49,20 @@ export function orderBody(warehouseId: string, overrides: Record<string, unknown
 }
 
 /** SPEC 4.5's fields that Velocity documents as required. */
+/** A multi-piece order's items: two kurtas and a scarf (₹998). */
+export const BOXED_ITEMS = [
+  { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 449 },
+  { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 100 },
+];
+/** Its two boxes (Dakiya's packages[]): 1.2 kg in 30x20x15 (volumetric 1.8 kg) with the kurtas, 0.8 kg in 25x20x10 (volumetric 1 kg) with the scarf. */
+export const BOXES = [
+  { weight: 1.2, length: 30, breadth: 20, height: 15, items: [{ sku: 'KURTA-M-BLUE', units: 2 }] },
+  { weight: 0.8, length: 25, breadth: 20, height: 10, items: [{ sku: 'SCARF-RED', units: 1 }] },
+];
+/** A prepaid order of BOXED_ITEMS in BOXES, 2 kg in all. */
+export const boxedOrderBody = (warehouseId: string, overrides: Record<string, unknown> = {}) =>
+  orderBody(warehouseId, { order_items: BOXED_ITEMS, sub_total: 998, weight: 2, packages: BOXES, ...overrides });
+
 export const REQUIRED_ORDER_FIELDS = [
   'order_id',
   'order_date',

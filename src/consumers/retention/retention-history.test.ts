@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { admin } from '../../../test/kit/http.js';
-import { orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { boxedOrderBody, orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { bookReturn } from '../../../test/kit/returns.js';
 import { issueCarrierToken, sendEvents, track } from '../../../test/kit/tracking.js';
 import { merchant } from '../../../test/kit/warehouses.js';
@@ -259,20 +259,7 @@ describe('the pruning of history', () => {
 
 describe('the pruning of a multi-piece shipment, and a scan after pruning', () => {
   it("keeps each box's last scan, and a late scan of a pruned parcel leaves it where its scans took it", async () => {
-    const mps = await orchestrate(
-      ctx,
-      m.apiKey,
-      orderBody(m.warehouseId, {
-        carrier_id: SHADOWFAX,
-        order_items: [{ name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 499 }],
-        sub_total: 998,
-        weight: 2,
-        packages: [
-          { weight: 1.2, length: 30, breadth: 20, height: 15 },
-          { weight: 0.8, length: 25, breadth: 20, height: 10 },
-        ],
-      }),
-    );
+    const mps = await orchestrate(ctx, m.apiKey, boxedOrderBody(m.warehouseId, { carrier_id: SHADOWFAX }));
     const awbs = (mps as typeof mps & { boxes: { awb: string }[] }).boxes.map((box) => box.awb);
     expect(awbs).toHaveLength(2);
     for (const awb of awbs) await scans(awb, ['picked_up', 'in_transit', 'out_for_delivery', 'delivered']);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX, sandboxRates } from '../../../test/kit/couriers.js';
 import { admin, ASSIGN, authed, CANCEL, FORWARD_ORDER, post } from '../../../test/kit/http.js';
-import { NOW_IN_INDIA, orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { BOXED_ITEMS, BOXES, NOW_IN_INDIA, orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
@@ -25,18 +25,9 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const ITEMS = [
-  { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 449 },
-  { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 100 },
-];
-/** 1.2 kg in 30x20x15 (volumetric 1.8 kg) and 0.8 kg in 25x20x10 (volumetric 1 kg). */
-const BOXES = [
-  { weight: 1.2, length: 30, breadth: 20, height: 15, items: [{ sku: 'KURTA-M-BLUE', units: 2 }] },
-  { weight: 0.8, length: 25, breadth: 20, height: 10, items: [{ sku: 'SCARF-RED', units: 1 }] },
-];
 const multiPiece = (overrides: Record<string, unknown> = {}) =>
   orderBody(warehouseId, {
-    order_items: ITEMS,
+    order_items: BOXED_ITEMS,
     weight: 2,
     length: 30,
     breadth: 20,

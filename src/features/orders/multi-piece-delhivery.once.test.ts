@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../../test/app.js';
 import { DELHIVERY_SURFACE } from '../../../test/kit/couriers.js';
 import { delhiveryMerchant } from '../../../test/kit/delhivery.js';
-import { orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { boxedOrderBody, orchestrate } from '../../../test/kit/orders.js';
 import { queryRows } from '../../base/db/client.js';
 
 // A multi-piece order booked natively on Delhivery's simulator, through the order route: the boxes
@@ -24,18 +24,7 @@ describe('a multi-piece order on Delhivery', () => {
     const booked = (await orchestrate(
       ctx,
       apiKey,
-      orderBody(warehouseId, {
-        order_items: [
-          { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 449 },
-          { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 100 },
-        ],
-        weight: 2,
-        packages: [
-          { weight: 1.2, length: 30, breadth: 20, height: 15, items: [{ sku: 'KURTA-M-BLUE', units: 2 }] },
-          { weight: 0.8, length: 25, breadth: 20, height: 10, items: [{ sku: 'SCARF-RED', units: 1 }] },
-        ],
-        carrier_id: DELHIVERY_SURFACE,
-      }),
+      boxedOrderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }),
     )) as unknown as { awb_code: string; shipment_id: string; boxes: { awb: string }[] };
     const awbs = booked.boxes.map((box) => box.awb);
     expect(awbs[0]).toBe(booked.awb_code);

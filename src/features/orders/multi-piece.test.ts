@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestContext } from '../../../test/app.js';
 import { authed, FORWARD_ORDER, ORCHESTRATE, post } from '../../../test/kit/http.js';
-import { orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { BOXED_ITEMS, BOXES, boxedOrderBody, orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { expectNothingWritten } from '../../../test/kit/rows.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
@@ -20,26 +20,8 @@ const ORDER = '/custom/api/v1/order';
 const put = (apiKey: string, payload: Record<string, unknown>) =>
   ctx.app.inject({ method: 'PUT', url: ORDER, headers: authed(apiKey), payload });
 
-const ITEMS = [
-  { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 449 },
-  { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 100 },
-];
-/** 1.2 kg in 30x20x15 (volumetric 1.8 kg) and 0.8 kg in 25x20x10 (volumetric 1 kg). */
-const BOXES = [
-  { weight: 1.2, length: 30, breadth: 20, height: 15, items: [{ sku: 'KURTA-M-BLUE', units: 2 }] },
-  { weight: 0.8, length: 25, breadth: 20, height: 10, items: [{ sku: 'SCARF-RED', units: 1 }] },
-];
 const multiPiece = (warehouseId: string, overrides: Record<string, unknown> = {}) =>
-  orderBody(warehouseId, {
-    order_items: ITEMS,
-    sub_total: 998,
-    weight: 2,
-    length: 30,
-    breadth: 20,
-    height: 25,
-    packages: BOXES,
-    ...overrides,
-  });
+  boxedOrderBody(warehouseId, { length: 30, breadth: 20, height: 25, ...overrides });
 
 async function storedPackages(orderId: string) {
   const [row] = await queryRows<{ packages: unknown; weight_grams: number }>(
@@ -268,7 +250,7 @@ describe('PUT /order and packages', () => {
 
   it('refuses to change the boxes once an AWB is assigned (422 naming packages)', async () => {
     const m = await merchant(ctx);
-    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { order_items: ITEMS, weight: 2 }));
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { order_items: BOXED_ITEMS, weight: 2 }));
     const response = await put(m.apiKey, { order_id: booked.channel_order_id, packages: BOXES });
     expect(response.statusCode).toBe(422);
     expect(response.json().details).toEqual([

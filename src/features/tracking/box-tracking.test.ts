@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { authed, CANCEL, post, SHIPMENTS } from '../../../test/kit/http.js';
-import { orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { boxedOrderBody, orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
 import { type Receiver, startReceiver, until } from '../../../test/webhook-receiver.js';
@@ -59,32 +59,12 @@ afterAll(async () => {
 
 const db = () => ctx.database.db;
 
-/** Two boxes: 1.2 kg and 0.8 kg, the order's 2 kg. */
-const ITEMS = [
-  { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 449 },
-  { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 100 },
-];
-const PACKAGES = [
-  { weight: 1.2, length: 30, breadth: 20, height: 15 },
-  { weight: 0.8, length: 25, breadth: 20, height: 10 },
-];
-
 /**
  * A multi-piece order booked through the API on `carrierId` (linked shipments on a push courier,
  * Delhivery's native MPS on its simulator): its shipment, master AWB and every box's AWB.
  */
 async function bookInBoxes(carrierId: string) {
-  const booked = await orchestrate(
-    ctx,
-    apiKey,
-    orderBody(warehouseId, {
-      carrier_id: carrierId,
-      order_items: ITEMS,
-      sub_total: 998,
-      weight: 2,
-      packages: PACKAGES,
-    }),
-  );
+  const booked = await orchestrate(ctx, apiKey, boxedOrderBody(warehouseId, { carrier_id: carrierId }));
   const awbs = (booked as typeof booked & { boxes: { awb: string }[] }).boxes.map((box) => box.awb);
   expect(awbs).toHaveLength(2);
   expect(awbs[0]).toBe(booked.awb_code);
