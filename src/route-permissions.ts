@@ -12,6 +12,7 @@ const TABLE: Record<string, Permission> = {
   'GET /pincodes/:pincode': 'shipments:read',
   'GET /shipments/:id/label': 'shipments:read',
   'GET /shipments/:id/invoice': 'shipments:read',
+  'POST /invoices': 'shipments:read',
   'POST /labels': 'shipments:read',
   'GET /kept-scans': 'shipments:read',
   'POST /forward-order/check': 'shipments:read',
@@ -173,6 +174,7 @@ export const ROUTE_PERMISSIONS: ReadonlyMap<string, Permission> = new Map(Object
 export const BUYER_DOCUMENTS: ReadonlySet<string> = new Set([
   'GET /shipments/:id/label',
   'GET /shipments/:id/invoice',
+  'POST /invoices',
   'POST /labels',
   'GET /refunds/:id/payee',
 ]);
@@ -273,6 +275,7 @@ const STORE_TABLE: Record<string, StoreReach> = {
   'GET /shipments/:id/confirmation': shipmentInPath,
   'POST /shipments/:id/cod-to-prepaid': shipmentInPath,
   'POST /labels': byAwbs,
+  'POST /invoices': byAwbs,
   'POST /order-tracking': byAwbs,
   'POST /cancel-order': ({ body }) => ({
     shipments: [...strings(field(body, 'awbs')), ...strings(field(body, 'shipment_id'))],

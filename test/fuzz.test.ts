@@ -748,6 +748,7 @@ const known: Known = {
     'POST /custom/api/v1/cancel-order': [{ awbs: [toCancel.awb_code, 'SFX0000009999'] }],
     'POST /custom/api/v1/order-tracking': [{ awbs: [booked.awb_code] }],
     'POST /custom/api/v1/labels': [{ awbs: [labelled.awb_code] }],
+    'POST /custom/api/v1/invoices': [{ awbs: [invoiced.awb_code] }],
     'POST /custom/api/v1/shipments/{id}/label/reissue': [{ reason: 'Label torn' }, {}],
     'PUT /custom/api/v1/rto-risk/thresholds': [
       { medium: 30, high: 60, high_value_cod: 3000 },

@@ -244,7 +244,7 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         await make('storeName');
         // An invoice is numbered at booking, for a store with the seller's details set first.
         const details = 'PUT /custom/api/v1/client-stores/{id}/invoice-details';
-        if (operation === 'GET /custom/api/v1/shipments/{id}/invoice')
+        if (operation === 'GET /custom/api/v1/shipments/{id}/invoice' || operation === 'POST /custom/api/v1/invoices')
           await send(
             'PUT',
             `/custom/api/v1/client-stores/${values.storeId}/invoice-details`,
@@ -860,6 +860,7 @@ const CARRYING_BUYERS = [
   'GET /custom/api/v1/shipments/{id}/invoice',
   'GET /custom/api/v1/shipments/{id}/label',
   'POST /custom/api/v1/exchange-orders',
+  'POST /custom/api/v1/invoices',
   'POST /custom/api/v1/labels',
   'POST /custom/api/v1/order-tracking',
   'POST /custom/api/v1/returns',

@@ -41,14 +41,19 @@ interface Column {
   align: 'left' | 'right';
 }
 
-export async function renderInvoice(invoice: InvoiceData): Promise<Buffer> {
+export function renderInvoice(invoice: InvoiceData): Promise<Buffer> {
+  return renderInvoices([invoice], `Tax invoice ${invoice.number}`);
+}
+
+/** Invoices one after another in one A4 PDF, each from a page of its own: a pickup's print run. */
+export async function renderInvoices(invoices: readonly InvoiceData[], title: string): Promise<Buffer> {
   const { doc, done } = fontedDocument({
     size: PAGE,
     margin: MARGIN,
     autoFirstPage: false,
-    info: { Title: `Tax invoice ${invoice.number}`, Author: 'Dakiya' },
+    info: { Title: title, Author: 'Dakiya' },
   });
-  drawInvoice(doc, invoice);
+  for (const invoice of invoices) drawInvoice(doc, invoice);
   doc.end();
   return done;
 }

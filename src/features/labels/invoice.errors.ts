@@ -10,6 +10,10 @@ export const INVOICE_ERRORS = errorCodes({
     'conflict',
     'The shipment has no invoice number: it has no courier booked yet, or was booked before its store had invoice details.',
   ],
+  bulk_invoices_refused: [
+    'unprocessable',
+    "An AWB of the print run is not the account's, or its shipment cannot be invoiced; `details` names each and why, and no PDF is made.",
+  ],
   invoice_gstin_other_state: [
     'unprocessable',
     "The store's GSTIN is registered in another State than the warehouse the parcel leaves from, and that warehouse has no " +

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/errors.js';
-import { INVOICE_EXAMPLE, InvoiceAnswer, InvoiceParams, InvoiceQuery } from './invoice.schemas.js';
+import {
+  BulkInvoicesBody,
+  INVOICE_EXAMPLE,
+  InvoiceAnswer,
+  InvoiceParams,
+  InvoiceQuery,
+  MAX_BULK_INVOICES,
+} from './invoice.schemas.js';
 import type { InvoicesService } from './invoice.service.js';
 
 const PdfBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The A4 PDF invoice.' });
@@ -48,6 +55,35 @@ export function invoiceRoutes(invoices: InvoicesService): FastifyPluginAsyncType
           .header('cache-control', 'private, no-cache')
           .header('content-disposition', `inline; filename="invoice-${pdf.number.replace(/\//g, '-')}.pdf"`)
           .send(pdf.bytes);
+      },
+    );
+
+    app.post(
+      '/invoices',
+      {
+        config: { resource: 'Shipment' },
+        schema: {
+          tags: ['Paperwork'],
+          summary: "One PDF of many tax invoices: a pickup's print run",
+          description:
+            `Up to ${MAX_BULK_INVOICES} AWBs of this account's shipments (a pickup's, from GET /pickups/{id}), each invoice ` +
+            'as GET /shipments/{id}/invoice?format=pdf prints it, from a page of its own, in the order sent. All or nothing: ' +
+            "422 `bulk_invoices_refused` names every AWB that is not this account's or cannot be invoiced (its store has " +
+            'no invoice details, it was booked before them, its GSTIN is of another State), with why, and no PDF is made.',
+          body: BulkInvoicesBody,
+          response: {
+            200: { description: 'The invoices: one A4 PDF.', content: { 'application/pdf': { schema: PdfBody } } },
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
+        },
+      },
+      async (request, reply) => {
+        const bytes = await invoices.bulkPdf(request.accountId, request.body.awbs);
+        return reply
+          .type('application/pdf')
+          .header('cache-control', 'private, no-store')
+          .header('content-disposition', `inline; filename="invoices-${request.body.awbs.length}.pdf"`)
+          .send(bytes);
       },
     );
   };

@@ -136,3 +136,18 @@ export const INVOICE_EXAMPLE = {
     amount_in_words: 'Rupees One Thousand Two Hundred Ninety-Nine Only',
   },
 };
+
+/** The most invoices one print run makes: a day's pickup of a busy warehouse. */
+export const MAX_BULK_INVOICES = 500;
+
+export const BulkInvoicesBody = Type.Object(
+  {
+    awbs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      minItems: 1,
+      maxItems: MAX_BULK_INVOICES,
+      description: `The AWBs whose invoices to print, 1 to ${MAX_BULK_INVOICES}: a pickup's (GET /pickups/{id}) in its order; an AWB repeated prints once.`,
+      'x-error': `must list 1 to ${MAX_BULK_INVOICES} AWBs`,
+    }),
+  },
+  { additionalProperties: false, examples: [{ awbs: [EXAMPLE.awb] }] },
+);

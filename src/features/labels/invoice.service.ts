@@ -1,10 +1,11 @@
 import type { Db } from '../../base/db/client.js';
+import { DomainError, type FieldError } from '../../domain/errors.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { paiseToRupees } from '../../domain/money.js';
 import { type Party, sellerGstin, type TaxInvoice, taxInvoice } from '../../domain/paperwork/tax-invoice.js';
 import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { INVOICE_ERRORS } from './invoice.errors.js';
-import { type InvoiceData, renderInvoice } from './invoice-pdf.js';
+import { type InvoiceData, renderInvoice, renderInvoices } from './invoice-pdf.js';
 import { findInvoiceSource, type InvoiceSource } from './invoice.repository.js';
 import { labelLogo } from './labels.service.js';
 
@@ -110,6 +111,32 @@ export function createInvoicesService({ db, directory }: { db: Db; directory: Pi
     async pdf(accountId: string, idOrAwb: string): Promise<{ number: string; bytes: Buffer }> {
       const data = await this.data(accountId, idOrAwb);
       return { number: data.number, bytes: await renderInvoice(data) };
+    },
+
+    /**
+     * A print run's invoices, one A4 PDF, each in its store's brand, in the order sent (an AWB
+     * repeated prints once). All or nothing: every AWB that cannot be invoiced is named with why.
+     */
+    async bulkPdf(accountId: string, awbs: readonly string[]): Promise<Buffer> {
+      const invoices: InvoiceData[] = [];
+      const problems: FieldError[] = [];
+      const seen = new Set<string>();
+      for (const [i, awb] of awbs.entries()) {
+        if (seen.has(awb)) continue;
+        seen.add(awb);
+        try {
+          invoices.push(await this.data(accountId, awb));
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          problems.push({ field: `awbs[${i}]`, message: `${awb}: ${error.message}` });
+        }
+      }
+      if (problems.length > 0)
+        throw INVOICE_ERRORS.bulk_invoices_refused.error(
+          problems.map((p) => p.message),
+          problems,
+        );
+      return renderInvoices(invoices, `Tax invoices (${invoices.length})`);
     },
   };
 }
