@@ -71,7 +71,7 @@ export const CourierSchema = Type.Object(
     cod_unavailable_states: StateList,
     // When the courier pays out COD cash (remittance-cycle.ts); "D+7" when left out.
     remittance: Type.Optional(RemittanceCycleSchema),
-    // How a multi-piece shipment is charged (engine.ts quoteBoxes; docs/couriers.md): each box on
+    // How a multi-piece shipment is charged (engine-boxes.ts quoteBoxes; docs/couriers.md): each box on
     // its own slabs ("per_box"), or the boxes' chargeable weights summed and billed as one parcel
     // ("consignment"). "per_box" when left out.
     multi_piece_charge: Type.Optional(Type.Union([Type.Literal('per_box'), Type.Literal('consignment')])),

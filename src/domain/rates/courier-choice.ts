@@ -1,7 +1,7 @@
 import type { PincodeEntry } from '../geo/pincodes.js';
 import type { CourierCatalogue, CourierService } from './catalogue.js';
 import { COURIER_CHOICE_ERRORS } from './courier-choice.errors.js';
-import { unserviceableReason } from './engine.js';
+import { unserviceableReason } from './service-fit.js';
 
 // The refusals every choice of a courier shares, for a forward shipment or a return: one wording
 // and one code wherever a request names a service by carrier_id or none can carry the parcel.

@@ -7,7 +7,8 @@ import {
   type MultiPieceCharge,
   parseCourierCatalogue,
 } from './catalogue.js';
-import { MAX_BOXES, quoteBoxes, quoteRates, type RateBox, type RateRequest, type RatesDeps } from './engine.js';
+import { MAX_BOXES, quoteBoxes, type RateBox } from './engine-boxes.js';
+import { quoteRates, type RateRequest, type RatesDeps } from './engine.js';
 
 // Multi-piece quotes (issue 53): each box charged on its own slabs, or the boxes billed as one
 // consignment where the catalogue says so; COD and QC once. Prices in rupees from data/couriers.json.

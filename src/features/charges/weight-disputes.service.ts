@@ -9,7 +9,7 @@ import { ProblemList } from '../../domain/import-problems.js';
 import type { Zone } from '../../domain/geo/zones.js';
 import { decodeCursor, encodeCursor, indiaDayStart } from '../../domain/paging.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
-import { forwardFreightAt } from '../../domain/rates/engine.js';
+import { forwardFreightAt } from '../../domain/rates/service-fit.js';
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
 import { invalid, unprocessable } from '../../domain/errors.js';

@@ -1,7 +1,8 @@
 import type { Clock } from '../../base/clock.js';
 import type { Executor } from '../../base/db/client.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import { quoteBoxes, quoteRates, type RateQuote, type RateRequest } from '../../domain/rates/engine.js';
+import { quoteBoxes } from '../../domain/rates/engine-boxes.js';
+import { quoteRates, type RateQuote, type RateRequest } from '../../domain/rates/engine.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
 import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { type OrderInput, readOrderInput } from './order-input.js';

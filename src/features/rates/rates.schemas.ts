@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PaymentMethod, Pincode } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
-import { MAX_BOXES } from '../../domain/rates/engine.js';
+import { MAX_BOXES } from '../../domain/rates/engine-boxes.js';
 
 /** Sane maxima: far above any parcel a courier takes, low enough to catch unit mistakes. */
 export const MAX_DEAD_WEIGHT_GRAMS = 500_000;

@@ -3,14 +3,8 @@ import { checkAll, invalid } from '../../domain/errors.js';
 import { RATE_ERRORS } from './rates.errors.js';
 import { resolvePincode } from '../../domain/geo/resolve.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import {
-  quoteBoxes,
-  quoteRates,
-  type RateBox,
-  type RateRequest,
-  serviceableCarriers,
-  paymentMethodOf,
-} from '../../domain/rates/engine.js';
+import { quoteBoxes, type RateBox } from '../../domain/rates/engine-boxes.js';
+import { quoteRates, type RateRequest, serviceableCarriers, paymentMethodOf } from '../../domain/rates/engine.js';
 import { rupeesToPaise, scaleRoundHalfUp } from '../../domain/money.js';
 import type { RatesInput, ServiceabilityInput } from './rates.schemas.js';
 import { createRatesJsonWriter, toCarriersResponse, toServiceabilityResponse } from './response.js';

@@ -1,13 +1,8 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { formatDay } from '../../domain/calendar.js';
-import {
-  type RateQuote,
-  type RateRequest,
-  quoteBoxes,
-  quoteRates,
-  serviceableCarriers,
-} from '../../domain/rates/engine.js';
+import { quoteBoxes } from '../../domain/rates/engine-boxes.js';
+import { type RateQuote, type RateRequest, quoteRates, serviceableCarriers } from '../../domain/rates/engine.js';
 import {
   CarriersResponseSchema,
   createRatesJsonWriter,
