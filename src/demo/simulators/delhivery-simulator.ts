@@ -2,12 +2,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   AUTO_PICKUP,
-  bookedPackage,
-  createAnswer,
-  entryRefusal,
-  MAX_BULK_WAYBILLS,
-  mpsRefusal,
-  waybillsAnswer,
   editAnswer,
   type NdrItem,
   ndrOutcome,
@@ -16,33 +10,7 @@ import {
   WAF_FORBIDDEN,
 } from './delhivery-sim-answers.js';
 import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
-
-/**
- * A local stand-in for Delhivery's B2C API, in the request and answer shapes its documentation and
- * public integrations show (docs/couriers.md; delhivery-sim-answers.ts cites each odd one). It
- * checks what it is sent (the token, the form fields, the JSON inside `data`) and can be told to
- * fail the next calls of a path: time out, 500, malformed JSON, or the WAF's 403. It limits each
- * token's calls as Delhivery's documentation describes its limit on tracking: so many requests a
- * window, past which its AWS WAF answers 403 until the window ends (no Retry-After).
- */
-export interface SimScan {
-  ScanDateTime: string;
-  ScanType: string;
-  Scan: string;
-  StatusCode: string;
-  ScannedLocation?: string;
-  Instructions?: string;
-}
-
-export interface SimPackage {
-  waybill: string;
-  order: string;
-  shipment: Record<string, unknown>;
-  pickupLocation: string;
-  scans: SimScan[];
-  cancelled: boolean;
-  pickedUp: boolean;
-}
+import { createSimBookingDesk, type SimPackage, type SimScan } from './delhivery-sim-booking.js';
 
 export interface SimRequest {
   method: string;
@@ -65,6 +33,14 @@ export const SIM_TOKEN = 'dlv-test-token-5f1c9e27a8b34d06';
 /** India time without an offset, as Delhivery stamps its scans. */
 const indiaLocal = (ms: number) => new Date(ms + 330 * 60_000).toISOString().slice(0, 23);
 
+/**
+ * A local stand-in for Delhivery's B2C API, in the request and answer shapes its documentation and
+ * public integrations show (docs/couriers.md; delhivery-sim-answers.ts cites each odd one). It
+ * checks what it is sent (the token, the form fields, the JSON inside `data`) and can be told to
+ * fail the next calls of a path: time out, 500, malformed JSON, or the WAF's 403. It limits each
+ * token's calls as Delhivery's documentation describes its limit on tracking: so many requests a
+ * window, past which its AWS WAF answers 403 until the window ends (no Retry-After).
+ */
 export async function startDelhiverySimulator(options: { rateLimit?: Partial<SimRateLimit>; now?: () => number } = {}) {
   const now = options.now ?? Date.now;
   const limiter = createSimRateLimiter(options.rateLimit);
@@ -78,9 +54,7 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
   const openPickups = new Map<string, number>();
   const behaviour = { xmlEdits: false, pickupsStayOpen: false, autoPickup: false };
   const hanging = new Set<ServerResponse>();
-  let nextWaybill = 1_490_000_000_001;
-  /** Waybills the bulk waybill call handed out and no package uses yet. */
-  const issued = new Set<string>();
+  const desk = createSimBookingDesk(packages);
   let nextUpl = 17_749_083_484_755_923_441n;
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -121,80 +95,6 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
     };
   };
 
-  /** Keeps a package booked under `waybill`; its entry of the create call's answer. */
-  function keep(waybill: string, shipment: Record<string, unknown>, pickupLocation: string) {
-    packages.set(waybill, {
-      waybill,
-      order: String(shipment.order),
-      shipment,
-      pickupLocation,
-      scans: [],
-      cancelled: false,
-      pickedUp: false,
-    });
-    return bookedPackage(waybill, shipment);
-  }
-
-  /**
-   * A multi-piece create (delhivery-sim-answers.ts `mpsRefusal` says what is checked, with its
-   * sources): refused whole, every package Fail with the reason, or a package booked per box under
-   * the waybills the bulk call issued.
-   */
-  function createMps(shipments: Record<string, unknown>[], pickupLocation: string) {
-    const refusal =
-      shipments.map(entryRefusal).find((why) => why !== undefined) ??
-      mpsRefusal(
-        shipments,
-        (waybill) => issued.has(waybill),
-        (waybill) => packages.has(waybill),
-      );
-    if (refusal !== null)
-      return createAnswer(
-        shipments.map((s) => ({
-          status: 'Fail',
-          remarks: [refusal],
-          waybill: String(s.waybill ?? ''),
-          refnum: s.order,
-        })),
-      );
-    return createAnswer(
-      shipments.map((shipment) => {
-        issued.delete(String(shipment.waybill));
-        return keep(String(shipment.waybill), shipment, pickupLocation);
-      }),
-    );
-  }
-
-  function create(form: URLSearchParams): { status: number; body: unknown } {
-    if (form.get('format') !== 'json') return { status: 400, body: { error: 'format=json is required' } };
-    let data: { shipments?: Record<string, unknown>[]; pickup_location?: { name?: string } };
-    try {
-      data = JSON.parse(form.get('data') ?? '');
-    } catch {
-      return { status: 400, body: { error: 'data must be JSON' } };
-    }
-    if (!Array.isArray(data.shipments) || typeof data.pickup_location?.name !== 'string') {
-      return { status: 400, body: { error: 'data needs shipments[] and pickup_location.name' } };
-    }
-    const pickupLocation = data.pickup_location.name;
-    if (data.shipments.some((shipment) => String(shipment.shipment_type ?? '').toUpperCase() === 'MPS'))
-      return createMps(data.shipments, pickupLocation);
-    const answered = data.shipments.map((shipment) => {
-      const refused = entryRefusal(shipment);
-      if (refused) return { status: 'Fail', remarks: [refused], waybill: '', refnum: shipment.order };
-      if ([...packages.values()].some((p) => p.order === shipment.order)) {
-        return {
-          status: 'Fail',
-          remarks: [`Duplicate order id ${String(shipment.order)}`],
-          waybill: '',
-          refnum: shipment.order,
-        };
-      }
-      return keep(String(nextWaybill++), shipment, pickupLocation);
-    });
-    return createAnswer(answered);
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sim');
     const chunks: Buffer[] = [];
@@ -223,18 +123,13 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
     if (req.method === 'POST' && path === '/api/cmu/create.json') {
       if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
         return send(res, 415, { error: 'form expected' });
-      const answer = create(new URLSearchParams(body));
+      const answer = desk.create(new URLSearchParams(body));
       if (failure === 'book-then-timeout') return void hanging.add(res);
       return send(res, answer.status, answer.body);
     }
     if (req.method === 'GET' && path === '/waybill/api/bulk/json') {
-      // The bulk waybill call (delhivery-sim-answers.ts `waybillsAnswer`): `count` fresh waybills.
-      const count = Number(url.searchParams.get('count'));
-      if (!Number.isInteger(count) || count < 1 || count > MAX_BULK_WAYBILLS)
-        return send(res, 400, { error: `count must be a whole number from 1 to ${MAX_BULK_WAYBILLS}` });
-      const waybills = Array.from({ length: count }, () => String(nextWaybill++));
-      for (const waybill of waybills) issued.add(waybill);
-      return send(res, 200, waybillsAnswer(waybills));
+      const answer = desk.issueWaybills(Number(url.searchParams.get('count')));
+      return send(res, answer.status, answer.body);
     }
     if (req.method === 'GET' && path === '/api/v1/packages/json') {
       const waybills = url.searchParams.get('waybill')?.split(',').filter(Boolean) ?? [];
@@ -367,7 +262,7 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
     },
     callsTo: (path: string) => requests.filter((r) => r.path === path),
     /** The waybills the bulk call issued that no package uses yet. */
-    unusedWaybills: () => [...issued],
+    unusedWaybills: desk.unusedWaybills,
     /** Limits each token's calls from now on (the default limit for what is not given). */
     limitRate: (limit?: Partial<SimRateLimit>) => limiter.set(limit),
     /** Edits answered in XML even to a client that asks for JSON (what a Delhivery deployment may do). */
