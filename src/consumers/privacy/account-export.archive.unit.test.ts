@@ -79,8 +79,16 @@ describe('the tar.gz writer', () => {
 
   it("refuses a write once the archive's file has failed, with the file's error", async () => {
     const tar = new TarGzWriter(path.join(work, 'missing', 'out.tar.gz'), new Date('2026-11-20T06:30:00.000Z'));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    await expect(tar.addBytes('manifest.json', Buffer.from('{}'))).rejects.toThrow(/ENOENT/);
+    // The open fails on libuv's thread pool some time after the constructor (10 ms was not enough on
+    // a loaded machine: CI of 46599e8, 2026-11-28); writes before it are taken into gzip's buffer,
+    // and every one after it is refused with the file's error.
+    const written = () =>
+      tar.addBytes('manifest.json', Buffer.from('{}')).then(
+        () => 'taken',
+        (error: unknown) => String(error),
+      );
+    await expect.poll(written).toMatch(/ENOENT/);
+    await expect(tar.addBytes('second.json', Buffer.from('{}'))).rejects.toThrow(/ENOENT/);
     await expect(tar.close()).rejects.toThrow(/ENOENT/);
     await tar.abort();
   });
