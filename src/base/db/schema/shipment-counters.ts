@@ -73,7 +73,9 @@ export const shipmentFacetCounts = pgTable(
  * Shipments per account and India calendar day of their creation, by store, status and payment
  * type, with their order value: the reports' totals and the listing's created_at range total sum
  * the whole days of a range here and count only its two partial days on shipments (readers/reports,
- * readers/shipments). Kept by the same deferred triggers as the counts above.
+ * readers/shipments). Kept by the same deferred triggers as the counts above. Its key's index also
+ * holds `shipments` and `value_paise` (INCLUDE, migration 0082, which drizzle cannot declare), so a
+ * range's sum is an index-only scan.
  */
 export const shipmentDailyTotals = pgTable(
   'shipment_daily_totals',
