@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
 import { orders, refunds, returnRequests, returns, shipments, stores, weightDiscrepancies } from '../base/db/schema.js';
 import type { FoundObject, LocateStores, NamedObjects } from '../domain/access/store-reach.js';
+import { findBoxAwbs } from './box-awbs.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,8 +21,14 @@ async function shipmentStores(db: Executor, accountId: string, sent: readonly st
           : inArray(shipments.awb, [...sent]),
       ),
     );
+  // A multi-piece shipment's box AWB names its shipment, as the routes that take AWBs read it.
+  const boxes = await findBoxAwbs(
+    db,
+    accountId,
+    sent.filter((value) => !rows.some((one) => one.awb === value || one.id === value.toLowerCase())),
+  );
   return sent.flatMap((value) => {
-    const row = rows.find((one) => one.awb === value || one.id === value.toLowerCase());
+    const row = rows.find((one) => one.awb === value || one.id === value.toLowerCase()) ?? boxes.get(value);
     return row ? [{ named: value, kind: 'shipment' as const, storeId: row.storeId }] : [];
   });
 }

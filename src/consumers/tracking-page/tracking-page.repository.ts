@@ -2,6 +2,7 @@ import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { brandColumns, findShipmentViews } from '../../shipment-records/shipment-view.js';
 import { accounts, returnEvents, returns, shipmentMilestones, shipments } from '../../base/db/schema.js';
+import { findWithBoxAwb } from '../../shipment-records/box-awbs.js';
 
 /**
  * The shipment behind a tracking link, with what its page shows. The one lookup not scoped by
@@ -10,14 +11,22 @@ import { accounts, returnEvents, returns, shipmentMilestones, shipments } from '
 export const findByToken = (db: Executor, token: string) => findTracked(db, eq(shipments.trackToken, token));
 
 /**
- * The store's booked shipment with this AWB, for the store's public page: scoped by the store's
- * account and the store itself, so another store's parcel is not there to be found.
+ * The store's booked shipment with this AWB (or a box's of it), for the store's public page: scoped
+ * by the store's account and the store itself, so another store's parcel is not there to be found.
  */
-export const findByStoreAwb = (db: Executor, store: { accountId: string; id: string }, awb: string) =>
-  findTracked(
-    db,
-    and(eq(shipments.accountId, store.accountId), eq(shipments.storeId, store.id), eq(shipments.awb, awb)),
-  );
+export const findByStoreAwb = async (db: Executor, store: { accountId: string; id: string }, awb: string) =>
+  (
+    await findWithBoxAwb(db, store.accountId, awb, (key) =>
+      findTracked(
+        db,
+        and(
+          eq(shipments.accountId, store.accountId),
+          eq(shipments.storeId, store.id),
+          key === awb ? eq(shipments.awb, awb) : eq(shipments.id, key),
+        ),
+      ),
+    )
+  )?.found;
 
 async function findTracked(db: Executor, where: SQL | undefined) {
   const [view] = await findShipmentViews(db, where);

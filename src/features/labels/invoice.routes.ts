@@ -31,7 +31,8 @@ export function invoiceRoutes(invoices: InvoicesService): FastifyPluginAsyncType
             'rounding line, the total and the amount in words. Prices are taken as tax included. 422 ' +
             "`invoice_details_missing`: the shipment's store has no invoice details (or it has no store); 409 " +
             '`invoice_not_numbered`: it was booked before they were set, or has no courier yet; 422 ' +
-            "`invoice_gstin_other_state`: the store's GSTIN is of another State than the warehouse's, which has no GSTIN of its own.",
+            "`invoice_gstin_other_state`: the store's GSTIN is of another State than the warehouse's, which has no GSTIN of its own. " +
+            "A multi-piece shipment has one invoice: named by a box's own AWB, it is the shipment's.",
           params: InvoiceParams,
           querystring: InvoiceQuery,
           response: {
@@ -69,7 +70,8 @@ export function invoiceRoutes(invoices: InvoicesService): FastifyPluginAsyncType
             `Up to ${MAX_BULK_INVOICES} AWBs of this account's shipments (a pickup's, from GET /pickups/{id}), each invoice ` +
             'as GET /shipments/{id}/invoice?format=pdf prints it, from a page of its own, in the order sent. All or nothing: ' +
             "422 `bulk_invoices_refused` names every AWB that is not this account's or cannot be invoiced (its store has " +
-            'no invoice details, it was booked before them, its GSTIN is of another State), with why, and no PDF is made.',
+            'no invoice details, it was booked before them, its GSTIN is of another State), with why, and no PDF is made. ' +
+            "A multi-piece shipment's box AWB prints its shipment's invoice, once however many of its AWBs are sent.",
           body: BulkInvoicesBody,
           response: {
             200: { description: 'The invoices: one A4 PDF.', content: { 'application/pdf': { schema: PdfBody } } },

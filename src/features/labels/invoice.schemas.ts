@@ -41,7 +41,7 @@ export const InvoiceParams = Type.Object({
   id: Type.String({
     minLength: 1,
     maxLength: 64,
-    description: 'The shipment_id, or its AWB (awb_code).',
+    description: "The shipment_id, or its AWB (awb_code), or a multi-piece shipment's box AWB.",
     examples: [EXAMPLE.bookedShipmentId, EXAMPLE.awb],
   }),
 });

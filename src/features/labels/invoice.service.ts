@@ -8,6 +8,7 @@ import { INVOICE_ERRORS } from './invoice.errors.js';
 import { type InvoiceData, renderInvoice, renderInvoices } from './invoice-pdf.js';
 import { findInvoiceSource, type InvoiceSource } from './invoice.repository.js';
 import { labelLogo } from './labels.service.js';
+import { findWithBoxAwb } from '../../shipment-records/box-awbs.js';
 
 // A shipment's tax invoice (docs/paperwork.md, "The buyer's tax invoice"): the number its booking
 // issued, the seller's details its store holds, the order's lines taxed by place of supply. Drawn
@@ -49,7 +50,9 @@ export function createInvoicesService({ db, directory }: { db: Db; directory: Pi
   }
 
   async function invoiceOf(accountId: string, idOrAwb: string) {
-    const source = await findInvoiceSource(db, accountId, idOrAwb);
+    // One invoice per shipment: a multi-piece shipment's box AWB names its shipment's.
+    const source = (await findWithBoxAwb(db, accountId, idOrAwb, (key) => findInvoiceSource(db, accountId, key)))
+      ?.found;
     if (!source) throw SHIPMENT_ERRORS.shipment_not_found.error('Shipment not found');
     const { shipment, order, warehouse, store, number } = source;
     if (!store?.prefix || !store.gstin || !store.legalName || !store.address) {
@@ -115,7 +118,8 @@ export function createInvoicesService({ db, directory }: { db: Db; directory: Pi
 
     /**
      * A print run's invoices, one A4 PDF, each in its store's brand, in the order sent (an AWB
-     * repeated prints once). All or nothing: every AWB that cannot be invoiced is named with why.
+     * repeated prints once, and so does a shipment named by its master AWB and a box's). All or
+     * nothing: every AWB that cannot be invoiced is named with why.
      */
     async bulkPdf(accountId: string, awbs: readonly string[]): Promise<Buffer> {
       const invoices: InvoiceData[] = [];
@@ -125,7 +129,8 @@ export function createInvoicesService({ db, directory }: { db: Db; directory: Pi
         if (seen.has(awb)) continue;
         seen.add(awb);
         try {
-          invoices.push(await this.data(accountId, awb));
+          const data = await this.data(accountId, awb);
+          if (!invoices.some((one) => one.number === data.number)) invoices.push(data);
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           problems.push({ field: `awbs[${i}]`, message: `${awb}: ${error.message}` });

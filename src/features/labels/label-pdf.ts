@@ -57,6 +57,8 @@ export interface LabelData {
    * and the box's own weight, size and contents. Absent or empty for a shipment in one box.
    */
   boxes?: LabelBox[] | null;
+  /** One box's page alone (its number), for whoever asked by that box's own AWB; absent: every box's. */
+  onlyBox?: number | null;
 }
 
 export interface LabelBox {
@@ -212,6 +214,7 @@ async function drawLabel(doc: PDFKit.PDFDocument, label: LabelData) {
   const boxes = label.boxes ?? [];
   if (boxes.length === 0) return drawPage(doc, label);
   for (const [i, box] of boxes.entries()) {
+    if (label.onlyBox && label.onlyBox !== i + 1) continue;
     const page: LabelData = {
       ...label,
       awb: box.awb,

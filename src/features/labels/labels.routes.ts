@@ -33,7 +33,8 @@ const LabelLinkParams = Type.Object({
   id: Type.String({
     minLength: 1,
     maxLength: 64,
-    description: 'The shipment_id, or its AWB (awb_code); for a return also its return_id.',
+    description:
+      "The shipment_id, or its AWB (awb_code), or a multi-piece shipment's box AWB; for a return also its return_id.",
     examples: [EXAMPLE.bookedShipmentId, EXAMPLE.awb],
   }),
 });
@@ -155,7 +156,9 @@ export function labelLinkRoutes(labels: LabelsService, invoices: InvoicesService
             'its shipment_id or its AWB; a return by its shipment_id, return_id or AWB (its label is addressed to the warehouse). 404: no such shipment in this account, or it has no AWB yet; 410: it was cancelled, ' +
             "so its label is void; 409: it is held (a COD order its buyer has not confirmed, under the account's hold policy): " +
             'it must not be handed to the courier until confirmed. A multi-piece shipment\'s label is a page per box ("Box 2 of ' +
-            '3", that box\'s AWB as its barcode, the master AWB printed). With include=invoice, one PDF of the label and then the ' +
+            "3\", that box's AWB as its barcode, the master AWB printed); named by a box's own AWB (box 2 on), format=pdf " +
+            "and include=invoice print that box's page alone, and the JSON answer is the shipment's (its master AWB and a " +
+            'label_url printing every box). With include=invoice, one PDF of the label and then the ' +
             "buyer's A4 tax invoice (GET /shipments/{id}/invoice), refused as that route refuses (422, 409).",
           params: LabelLinkParams,
           querystring: LabelLinkQuery,
@@ -199,7 +202,8 @@ export function labelLinkRoutes(labels: LabelsService, invoices: InvoicesService
           description:
             `For a print run: up to ${MAX_BULK_LABELS} AWBs of this account's shipments (or returns), a page each in the order ` +
             'sent, each page the label GET /shipments/{id}/label answers (a test booking keeps its TEST band; a multi-piece ' +
-            'shipment, named by its master AWB, a page per box). All or nothing: ' +
+            "shipment, named by its master AWB, a page per box; named by a box's own AWB, that box's page alone, unless its " +
+            'master AWB is asked too). All or nothing: ' +
             "422 names every AWB that is not this account's or whose shipment was cancelled, and no PDF is made. A held " +
             'shipment (a COD order its buyer has not confirmed, under the hold policy) is left out of the PDF and named in the ' +
             'Dakiya-Held-Awbs header (comma-separated); 409 when every AWB is held.',

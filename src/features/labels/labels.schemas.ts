@@ -19,7 +19,8 @@ export const ReissueParams = Type.Object({
   id: Type.String({
     minLength: 1,
     maxLength: 64,
-    description: 'The shipment_id, or its AWB (awb_code).',
+    description:
+      "The shipment_id, or its AWB (awb_code), or a multi-piece shipment's box AWB (every box's label is re-issued).",
     examples: [EXAMPLE.bookedShipmentId, EXAMPLE.awb],
   }),
 });

@@ -25,6 +25,7 @@ import {
 import { findAccountReturn, returnLabelData } from './return-label.js';
 import { labelPngOf } from '../../tenancy/stores/logo.js';
 import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.repository.js';
+import { type BoxAwb, findBoxAwbs, findWithBoxAwb } from '../../shipment-records/box-awbs.js';
 
 export type LabelsService = ReturnType<typeof createLabelsService>;
 
@@ -37,6 +38,10 @@ function soldBy(vendor: Record<string, string> | null): string | null {
   if (!vendor?.name) return null;
   return vendor.city ? `${vendor.name}, ${vendor.city}` : vendor.name;
 }
+
+/** The label as asked by a box's own AWB prints that box's page alone; by the shipment, every box's. */
+const forBox = (data: LabelData, box: BoxAwb | null | undefined): LabelData =>
+  box ? { ...data, onlyBox: box.boxNo } : data;
 
 /** A printed label of a cancelled booking would put a parcel the courier no longer expects on its van. */
 function refuseVoid(shipment: { status: string; awb: string }) {
@@ -110,10 +115,10 @@ export function createLabelsService({
   const record = auditRecorder(clock);
   const drawn = labelCache(LABEL_CACHE_BYTES);
 
-  /** The account's shipment (by id or AWB) whose label can be printed. */
+  /** The account's shipment (by id, AWB or a box's AWB) whose label can be printed. */
   async function printable(accountId: string, idOrAwb: string) {
-    const shipment =
-      (await findAccountShipment(db, accountId, idOrAwb)) ?? (await findAccountReturn(db, accountId, idOrAwb));
+    const asked = await findWithBoxAwb(db, accountId, idOrAwb, (key) => findAccountShipment(db, accountId, key));
+    const shipment = asked?.found ?? (await findAccountReturn(db, accountId, idOrAwb));
     if (!shipment) throw SHIPMENT_ERRORS.shipment_not_found.error('Shipment not found');
     const { awb } = shipment;
     if (!awb)
@@ -123,7 +128,7 @@ export function createLabelsService({
     refuseVoid({ status: shipment.status, awb });
     const hold = await holdOf(db, accountId, shipment.id);
     if (hold) throw SHIPMENT_ERRORS.shipment_held.error(heldMessage(awb, hold));
-    return { id: shipment.id, awb };
+    return { id: shipment.id, awb, box: asked?.box ?? null };
   }
 
   /** A forward label not yet fetched as a PDF: the first fetch is noted, since a change after it needs a reprint. */
@@ -218,7 +223,7 @@ export function createLabelsService({
     /** The label PDF itself, for a caller holding the account's credential. */
     async pdfFor(accountId: string, idOrAwb: string) {
       const shipment = await printable(accountId, idOrAwb);
-      const pdf = await this.render(shipment.id);
+      const pdf = await this.render(shipment.id, undefined, shipment.box);
       if (!pdf) throw LABEL_ERRORS.label_not_found.error('Label not found');
       return pdf;
     },
@@ -231,16 +236,20 @@ export function createLabelsService({
       const shipment = await printable(accountId, idOrAwb);
       const label = await printing(shipment.id);
       if (!label) throw LABEL_ERRORS.label_not_found.error('Label not found');
-      return label.data;
+      return forBox(label.data, shipment.box);
     },
 
     /**
      * The label behind a signed link. A link signed before the label's latest re-issue answers 410:
      * whoever holds it (a printer's queue, a link shared before an address was corrected) must
      * not print the superseded label. Links are signed to the second, so a link made in the
-     * second of a re-issue still works.
+     * second of a re-issue still works. `box`: the one box's page, named by its AWB.
      */
-    async render(shipmentId: string, linkIssuedAt?: Date): Promise<{ awb: string; bytes: Buffer } | undefined> {
+    async render(
+      shipmentId: string,
+      linkIssuedAt?: Date,
+      box?: BoxAwb | null,
+    ): Promise<{ awb: string; bytes: Buffer } | undefined> {
       const superseded = (label: { data: LabelData; reissuedAt: Date | null }) => {
         const { data, reissuedAt } = label;
         if (
@@ -260,8 +269,8 @@ export function createLabelsService({
       const label = found.unprinted ? await printing(shipmentId) : found;
       if (!label) return undefined;
       superseded(label);
-      const { data } = label;
-      return { awb: data.awb, bytes: await drawn.get(shipmentId, data, () => renderLabel(data)) };
+      const data = forBox(label.data, box);
+      return { awb: box?.awb ?? data.awb, bytes: await drawn.get(shipmentId, data, () => renderLabel(data)) };
     },
 
     /**
@@ -269,16 +278,31 @@ export function createLabelsService({
      * An AWB the account does not have, or whose label is void, is named in a 422 and no PDF is
      * made, since a print run missing a page is a parcel nobody labels. A held shipment is left
      * out on purpose (its parcel must not be packed) and named in `held`; all of them held is a 409.
+     * A multi-piece shipment's box AWB prints that box's page, unless its master AWB, which prints
+     * every box, is asked too.
      */
     async bulkPdf(accountId: string, awbs: string[]): Promise<{ pdf: Buffer; held: string[] }> {
       const wanted = [...new Set(awbs)];
-      const found = new Map((await findAccountLabelsByAwbs(db, accountId, wanted)).map((row) => [row.awb, row]));
+      const found = new Map<string, { id: string; status: string; box?: BoxAwb }>(
+        (await findAccountLabelsByAwbs(db, accountId, wanted)).map((row) => [row.awb!, row]),
+      );
+      const boxes = await findBoxAwbs(
+        db,
+        accountId,
+        wanted.filter((awb) => !found.has(awb)),
+      );
+      for (const [awb, box] of boxes) found.set(awb, { id: box.shipmentId, status: box.shipmentStatus, box });
       const problems: FieldError[] = [];
       awbs.forEach((awb, i) => {
         const row = found.get(awb);
         if (!row) problems.push({ field: `awbs[${i}]`, message: `AWB ${awb} is not a shipment of this account` });
         else if (row.status === 'cancelled')
-          problems.push({ field: `awbs[${i}]`, message: `Shipment ${awb} was cancelled: its label is void` });
+          problems.push({
+            field: `awbs[${i}]`,
+            message: row.box
+              ? `Box ${row.box.boxNo} (${awb}) of shipment ${row.box.masterAwb} was cancelled: its label is void`
+              : `Shipment ${awb} was cancelled: its label is void`,
+          });
       });
       if (problems.length > 0)
         throw LABEL_ERRORS.bulk_labels_refused.error(
@@ -291,14 +315,19 @@ export function createLabelsService({
         wanted.map((awb) => found.get(awb)!.id),
       );
       const held = wanted.filter((awb) => holds.has(found.get(awb)!.id));
-      const printed = wanted.filter((awb) => !holds.has(found.get(awb)!.id));
+      const whole = new Set(wanted.flatMap((awb) => (found.get(awb)!.box ? [] : [found.get(awb)!.id])));
+      const printed = wanted.filter((awb) => {
+        const row = found.get(awb)!;
+        return !holds.has(row.id) && !(row.box && whole.has(row.id));
+      });
       if (printed.length === 0)
         throw SHIPMENT_ERRORS.shipment_held.error(held.map((awb) => heldMessage(awb, holds.get(found.get(awb)!.id)!)));
       const labels: LabelData[] = [];
       for (const awb of printed) {
-        const label = await printing(found.get(awb)!.id);
+        const row = found.get(awb)!;
+        const label = await printing(row.id);
         if (!label) throw LABEL_ERRORS.label_not_found.error(`Label of ${awb} not found`);
-        labels.push(label.data);
+        labels.push(forBox(label.data, row.box));
       }
       return { pdf: await renderLabels(labels), held };
     },
@@ -312,7 +341,10 @@ export function createLabelsService({
       const { accountId } = actor;
       const now = clock.now();
       const reissued = await inTransaction(db, outer, async (tx) => {
-        const shipment = await lockAccountShipment(tx, accountId, idOrAwb);
+        // A box's AWB names its shipment: the label of every box is re-issued, as one version.
+        const shipment = (
+          await findWithBoxAwb(tx, accountId, idOrAwb, (key) => lockAccountShipment(tx, accountId, key))
+        )?.found;
         if (!shipment) {
           if (await findAccountReturn(tx, accountId, idOrAwb)) {
             throw LABEL_ERRORS.return_label_not_reissuable.error(

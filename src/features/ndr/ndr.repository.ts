@@ -1,6 +1,6 @@
 import { and, eq, max } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { orders, returns, shipmentActions, shipments, trackingEvents } from '../../base/db/schema.js';
+import { orders, returns, shipmentActions, shipmentBoxes, shipments, trackingEvents } from '../../base/db/schema.js';
 
 export type ActionRow = typeof shipmentActions.$inferSelect;
 
@@ -77,4 +77,13 @@ export async function isReturnAwb(db: Executor, accountId: string, awb: string):
     .from(returns)
     .where(and(eq(returns.accountId, accountId), eq(returns.awb, awb)));
   return row !== undefined;
+}
+
+/** A multi-piece shipment's boxes as their scans left them, box 1 first; none for one box. */
+export function findBoxStatuses(db: Executor, accountId: string, shipmentId: string) {
+  return db
+    .select({ boxNo: shipmentBoxes.boxNo, awb: shipmentBoxes.awb, status: shipmentBoxes.status })
+    .from(shipmentBoxes)
+    .where(and(eq(shipmentBoxes.accountId, accountId), eq(shipmentBoxes.shipmentId, shipmentId)))
+    .orderBy(shipmentBoxes.boxNo);
 }

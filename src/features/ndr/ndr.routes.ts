@@ -34,7 +34,8 @@ export function ndrRoutes(ndr: NdrService): FastifyPluginAsyncTypebox {
             'landmark and phone may be corrected; the pincode, city and state cannot (422: initiate an RTO and re-book). ' +
             'reattempt_date, when given, must be one of the next 3 working days, India time. The status does not change: the ' +
             'courier reports the next attempt. The request is recorded as an action shown in order-tracking and the listing, ' +
-            'and handed to the courier at GET /carrier/v1/actions. An AWB of one of your returns is a 422 saying so; of another account, a 404.',
+            'and handed to the courier at GET /carrier/v1/actions. An AWB of one of your returns is a 422 saying so; of another account, a 404. ' +
+            "A multi-piece shipment's box AWB acts on its shipment: NDR is the consignment's, its instruction goes under the master AWB.",
           headers: IdempotencyHeaders,
           body: ReattemptBody,
           response: {
@@ -60,7 +61,8 @@ export function ndrRoutes(ndr: NdrService): FastifyPluginAsyncTypebox {
             'Allowed where the status machine lets a shipment move to rto_initiated: in_transit, ndr_raised and others. A pending ' +
             'shipment is cancelled instead; an out_for_delivery one waits for the attempt; delivered, cancelled and rto_* ' +
             'shipments are refused (422, naming why). The shipment is rto_initiated (reason merchant_requested) from the request ' +
-            'on, and the instruction is handed to the courier at GET /carrier/v1/actions. An AWB of one of your returns is a 422 saying so; of another account, a 404.',
+            'on, and the instruction is handed to the courier at GET /carrier/v1/actions. An AWB of one of your returns is a 422 saying so; of another account, a 404. ' +
+            "A multi-piece shipment's box AWB returns its whole shipment (every box), under the master AWB.",
           headers: IdempotencyHeaders,
           body: InitiateRtoBody,
           response: {

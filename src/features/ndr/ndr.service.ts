@@ -22,6 +22,7 @@ import { NDR_ERRORS } from './ndr.errors.js';
 import type { ReattemptInput } from './ndr.schemas.js';
 import { type CarrierActionRow, acknowledge, findOpenForCarrier } from '../../couriers/instructions.repository.js';
 import { toActionView } from '../../domain/shipment/ndr-actions.js';
+import { findBoxAwb } from '../../shipment-records/box-awbs.js';
 
 export type NdrService = ReturnType<typeof createNdrService>;
 
@@ -40,10 +41,16 @@ const awbNotFound = (awb: string) => SHIPMENT_ERRORS.awb_not_found.error(`AWB ${
 
 /**
  * The shipment an NDR action names, locked; an AWB of the account's returns is refused as what it
- * is (a reverse pickup has no delivery to reattempt or turn back), anything else as unknown.
+ * is (a reverse pickup has no delivery to reattempt or turn back), anything else as unknown. A
+ * multi-piece shipment's box AWB names its shipment: NDR is the consignment's (its attempt count,
+ * its one instruction to the courier under the master AWB), whichever box the courier held.
  */
 async function lockForwardShipment(tx: Tx, accountId: string, awb: string) {
-  const shipment = await repo.lockShipment(tx, accountId, { awb });
+  let shipment = await repo.lockShipment(tx, accountId, { awb });
+  if (!shipment) {
+    const box = await findBoxAwb(tx, accountId, awb);
+    if (box) shipment = await repo.lockShipment(tx, accountId, { id: box.shipmentId });
+  }
   if (shipment?.carrierId) return { ...shipment, carrierId: shipment.carrierId };
   if (await repo.isReturnAwb(tx, accountId, awb))
     throw NDR_ERRORS.ndr_not_for_returns.error(`AWB ${awb} is a return; NDR actions apply to forward shipments`, 'awb');
@@ -223,9 +230,23 @@ export function createNdrService({
         const latest = await repo.latestEventTime(tx, accountId, shipment.id);
         const at = latest && latest >= now ? new Date(latest.getTime() + 1) : now;
         const { status } = await applyShipmentEvents(tx, accountId, shipment.id, [merchantRto(at, now, rule)], now);
-        // Stamped after every scan from a status that allows it, the machine must apply it; if it
-        // did not, that is a bug to roll back, not a refusal to explain to the merchant.
-        if (status !== 'rto_initiated') throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);
+        if (status !== 'rto_initiated') {
+          // A multi-piece shipment whose failed box is held alone while another is delivered (or out
+          // for delivery) cannot go back whole: refused, naming those boxes, and rolled back.
+          const staying = (await repo.findBoxStatuses(tx, accountId, shipment.id)).filter(
+            (box) => !box.status.startsWith('rto_'),
+          );
+          if (staying.length > 0)
+            throw NDR_ERRORS.ndr_action_not_allowed.error(
+              `An RTO returns every box of shipment ${shipment.awb}, and ${staying
+                .map((box) => `box ${box.boxNo} (${box.awb}) is ${box.status}`)
+                .join(', ')}: ask for a reattempt, or wait for the courier to return the held box`,
+              'awb',
+            );
+          // Stamped after every scan from a status that allows it, the machine must apply it to a
+          // shipment in one box; if it did not, that is a bug to roll back, not a refusal to explain.
+          throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);
+        }
         return {
           success: true as const,
           message: 'RTO initiated',

@@ -9,6 +9,7 @@ import { findBoxes } from './shipment-boxes.js';
 import { ORDER_ERRORS } from './orders.errors.js';
 import type { Actor } from '../../domain/access/permissions.js';
 import { auditRecorder } from '../../tenancy/audit/audit.js';
+import { findBoxAwbs } from '../../shipment-records/box-awbs.js';
 
 export interface CancelOutcome {
   cancelled: boolean;
@@ -140,6 +141,17 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
       const now = clock.now();
       const outcome = new Map<string, CancelOutcome>();
       for (const row of found) outcome.set(row.awb!, await cancelRow(actor, row, now, outer));
+      // A box's AWB cancels nothing: the courier calls off a multi-piece booking whole, and one
+      // who names box 2 may not mean every box. The answer says how to cancel them all.
+      for (const [awb, box] of await findBoxAwbs(
+        outer ?? db,
+        actor.accountId,
+        [...new Set(awbs)].filter((awb) => !outcome.has(awb)),
+      ))
+        outcome.set(awb, {
+          cancelled: false,
+          message: `AWB ${awb} is box ${box.boxNo} of ${box.boxCount} of shipment ${box.masterAwb}: a multi-piece shipment is cancelled whole, by its master AWB or shipment_id`,
+        });
       const unknown = [...new Set(awbs)].filter((awb) => !outcome.has(awb));
       const returned =
         returns && unknown.length > 0 ? await returns.cancel(actor, unknown, outer) : new Map<string, CancelOutcome>();

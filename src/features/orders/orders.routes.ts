@@ -205,7 +205,8 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'one shipment by its shipment_id, also one without an AWB yet (a draft of forward-order, or a return not yet ' +
             'booked), answered in the same shape; shipment_awb may be "", null or absent, and when sent must be that ' +
             "shipment's AWB or, while it has none, its shipment_id repeated (else a 422 naming both fields). An unknown shipment_id, or another account's, is answered " +
-            '"Shipment not found" like an unknown AWB. Sending both forms is a 400.',
+            '"Shipment not found" like an unknown AWB. Sending both forms is a 400. A multi-piece shipment\'s box AWB (box 2 on) ' +
+            'cancels nothing: its answer says which shipment the box is of, cancelled whole by its master AWB or shipment_id.',
           headers: IdempotencyHeaders,
           body: { ...CancelBody, examples: [ORDER_REQUESTS.cancel, ORDER_REQUESTS.cancelShipment] },
           response: {

@@ -34,7 +34,8 @@ export function pickupsRoutes(pickups: PickupsService): FastifyPluginAsyncTypebo
             '`manifested` and `pickup_id` find them). Every bad field is named in one 400 or 422; AWBs that cannot go on it ' +
             "(unknown or another account's, another warehouse or courier, picked up, cancelled, held, or on a pickup already) " +
             'are each named, and nothing is written. A courier that refuses answers 422 in its words, one that fails 502/503: ' +
-            'nothing is written either. With an Idempotency-Key, a retry answers the first pickup. The hourly check flags a pickup whose day ended (India time) with parcels not picked up.',
+            'nothing is written either. With an Idempotency-Key, a retry answers the first pickup. The hourly check flags a pickup whose day ended (India time) with parcels not picked up. ' +
+            "A multi-piece shipment's box AWB puts its whole shipment on the pickup (once, listed by its master AWB).",
           headers: IdempotencyHeaders,
           body: { ...PickupBody, examples: [PICKUP_BODY_EXAMPLE] },
           response: {

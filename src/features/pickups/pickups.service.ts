@@ -11,6 +11,7 @@ import type { EventLog } from '../../events/event-log.js';
 import type { ErrorCode, FieldError } from '../../domain/errors.js';
 import { unprocessable } from '../../domain/errors.js';
 import { heldMessage } from '../../shipment-records/hold.js';
+import { findBoxAwbs } from '../../shipment-records/box-awbs.js';
 import { findWarehouse, type WarehouseRow } from '../../tenancy/warehouses/warehouses.repository.js';
 import { renderManifest } from './manifest-pdf.js';
 import * as repo from './pickups.repository.js';
@@ -125,13 +126,24 @@ export function createPickupsService({
     }
     const awbs = [...new Set(input.awbs)];
     const found = new Map((await repo.findShipmentsByAwbs(ex, accountId, awbs)).map((row) => [row.awb, row]));
+    // A box's AWB puts its shipment on the pickup: a multi-piece shipment's boxes are collected together.
+    const boxes = await findBoxAwbs(
+      ex,
+      accountId,
+      awbs.filter((awb) => !found.has(awb)),
+    );
+    const masters = [...new Set([...boxes.values()].map((box) => box.masterAwb))].filter((awb) => !found.has(awb));
+    if (masters.length > 0)
+      for (const row of await repo.findShipmentsByAwbs(ex, accountId, masters)) found.set(row.awb, row);
+    const rowOf = (awb: string) => found.get(boxes.get(awb)?.masterAwb ?? awb);
     const problems = awbs.flatMap((awb) => {
-      const row = found.get(awb);
+      const row = rowOf(awb);
       const why = row ? refusal(row, input) : 'not found';
       return why === null ? [] : [{ field: `awbs[${input.awbs!.indexOf(awb)}]`, message: `AWB ${awb} ${why}` }];
     });
     if (problems.length > 0) throw refused(PICKUP_ERRORS.pickup_parcels_refused, problems);
-    return awbs.map((awb) => found.get(awb)!);
+    // Once each, however many of its AWBs were named.
+    return [...new Map(awbs.map((awb) => [rowOf(awb)!.id, rowOf(awb)!])).values()];
   }
 
   async function load(accountId: string, id: string) {

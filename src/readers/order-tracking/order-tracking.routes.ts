@@ -22,7 +22,8 @@ export function orderTrackingRoutes(tracking: OrderTracking): FastifyPluginAsync
             "shipment_track_activities, newest first, labelled with Velocity's upper-case activity words. Dates are India " +
             'time written YYYY-MM-DD HH:mm:ss, as Velocity writes them. The label table is in docs/tracking.md. ' +
             'Return AWBs answer the same shape with is_return: 1, the return statuses, RETURN … labels and the QC result ' +
-            '(origin: the customer; destination and consignee: the warehouse).',
+            "(origin: the customer; destination and consignee: the warehouse). A multi-piece shipment's box AWB (box 2 on) " +
+            'answers its shipment, as its master AWB does, adding asked_awb and box_no.',
           body: OrderTrackingBody,
           response: {
             200: answer(OrderTrackingResponse, "Each AWB's status, shipment details and scans, keyed by AWB."),

@@ -198,6 +198,20 @@ export const OrderTrackingResponse = Type.Object(
         tracking_data: Type.Object({
           track_status: Type.Union([Type.Literal(0), Type.Literal(1)], { description: '0 when the AWB is not found.' }),
           error: Type.Optional(Type.String()),
+          asked_awb: Type.Optional(
+            Type.String({
+              description:
+                "Dakiya's addition, only when the AWB asked is a multi-piece shipment's box after the first: that AWB. " +
+                'The answer is its shipment, under the master AWB (shipment_track[].awb_code), as for the master itself.',
+            }),
+          ),
+          box_no: Type.Optional(
+            Type.Integer({
+              minimum: 2,
+              description:
+                "Dakiya's addition, with asked_awb only: the number of the box whose AWB was asked (box 1 carries the master AWB).",
+            }),
+          ),
           shipment_status: Type.Optional(
             Type.String({
               description:
@@ -256,7 +270,8 @@ export const OrderTrackingResponse = Type.Object(
       }),
       {
         description:
-          'Keyed by AWB. An AWB that does not exist or belongs to another account answers {track_status: 0, error}.',
+          'Keyed by AWB, as asked. An AWB that does not exist or belongs to another account answers {track_status: 0, error}. ' +
+          "A multi-piece shipment's box AWB answers its shipment under the master AWB, with asked_awb and box_no.",
       },
     ),
   },

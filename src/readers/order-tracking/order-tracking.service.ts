@@ -10,6 +10,7 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { findActionsOf, findTrackedShipments } from './order-tracking.repository.js';
 import type { OrderTrackingResult } from './order-tracking.schemas.js';
 import { trackReturns } from './return-tracking.js';
+import { findBoxAwbs } from '../../shipment-records/box-awbs.js';
 
 export type OrderTracking = ReturnType<typeof createOrderTracking>;
 
@@ -30,6 +31,18 @@ export function createOrderTracking({
     async track(accountId: string, awbs: string[]) {
       const shipments = await findTrackedShipments(db, accountId, awbs);
       const found = new Map(shipments.map((s) => [s.awb!, s]));
+      // A box's own AWB answers its shipment, under the master AWB, saying which box was asked for.
+      const boxes = await findBoxAwbs(
+        db,
+        accountId,
+        awbs.filter((awb) => !found.has(awb)),
+      );
+      const masters = [...new Set([...boxes.values()].map((box) => box.masterAwb))].filter((awb) => !found.has(awb));
+      if (masters.length > 0)
+        for (const shipment of await findTrackedShipments(db, accountId, masters)) {
+          shipments.push(shipment);
+          found.set(shipment.awb!, shipment);
+        }
       const actions = await findActionsOf(
         db,
         accountId,
@@ -38,19 +51,21 @@ export function createOrderTracking({
       const returned = await trackReturns(
         db,
         accountId,
-        awbs.filter((awb) => !found.has(awb)),
+        awbs.filter((awb) => !found.has(awb) && !boxes.has(awb)),
         catalogue,
       );
       const result: OrderTrackingResult = {};
-      for (const awb of awbs) {
+      for (const asked of awbs) {
+        const box = boxes.get(asked);
+        const awb = box?.masterAwb ?? asked;
         const shipment = found.get(awb);
-        const returnData = returned.get(awb);
+        const returnData = returned.get(asked);
         if (returnData) {
-          result[awb] = { tracking_data: returnData };
+          result[asked] = { tracking_data: returnData };
           continue;
         }
         if (!shipment) {
-          result[awb] = { tracking_data: { track_status: 0, error: `AWB ${awb} not found` } };
+          result[asked] = { tracking_data: { track_status: 0, error: `AWB ${asked} not found` } };
           continue;
         }
         const shipmentActions = actions.get(shipment.id) ?? [];
@@ -64,9 +79,10 @@ export function createOrderTracking({
             (a) => a.action === 'reattempt' && a.attempt === shipment.attemptCount,
           ),
         });
-        result[awb] = {
+        result[asked] = {
           tracking_data: {
             track_status: 1,
+            ...(box && { asked_awb: asked, box_no: box.boxNo }),
             shipment_status: granular,
             dakiya_status: shipment.status,
             shipment_sub_status: shipment.subStatus,
