@@ -4,111 +4,12 @@ import { LabelsDownload } from '../labels';
 import { useStoreLimited } from '../permissions';
 import { useTitle } from '../router';
 import { EmptyState, Field, Loading, SelectField } from '../ui';
+import { OPTIONAL_COLUMNS, rowProblems, rowsOf, TEMPLATE } from './bulk-import-csv';
 import { useReferenceData } from './reference';
 
 type OrderBody = PostBody<'/custom/api/v1/forward-order-orchestration'>;
-
-// The columns are the API's own field names (one item per row), so its field errors name a column.
-const COLUMNS = [
-  'order_id',
-  'order_date',
-  'billing_customer_name',
-  'billing_last_name',
-  'billing_address',
-  'billing_city',
-  'billing_state',
-  'billing_pincode',
-  'billing_phone',
-  'billing_email',
-  'item_name',
-  'sku',
-  'units',
-  'selling_price',
-  'payment_method',
-  'length',
-  'breadth',
-  'height',
-  'weight',
-] as const;
-/** Read when the file has them: an item's HSN code, and the e-way bill of an order that needs one (docs/paperwork.md). */
-const OPTIONAL_COLUMNS = ['hsn', 'ewaybill_no', 'ewaybill_date'] as const;
-const TEMPLATE = `${COLUMNS.join(',')}\r\nORD-1001,2026-11-20 14:30,Asha,Menon,12 Marine Drive,Mumbai,Maharashtra,400001,9123456780,asha@example.com,Cotton Kurta,KURTA-M-BLUE,2,499,Prepaid,10,10,10,0.5\r\n`;
 /** Rows checked or booked at once: enough to keep the server busy, not enough to meet the rate limit. */
 const PARALLEL = 4;
-
-/** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = '';
-  };
-  const endRow = () => {
-    endField();
-    rows.push(row);
-    row = [];
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') endField();
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRow();
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) endRow();
-  return rows.filter((r) => r.some((cell) => cell.trim() !== ''));
-}
-
-const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? null : Number(text));
-
-function orderOf(cells: Record<string, string>, warehouseId: string, storeName: string): OrderBody {
-  const units = number(cells.units);
-  const price = number(cells.selling_price);
-  const subTotal = (units ?? 0) * (price ?? 0);
-  const cod = /^cod$/i.test(cells.payment_method ?? '');
-  const body = {
-    order_id: cells.order_id,
-    order_date: cells.order_date,
-    billing_customer_name: cells.billing_customer_name,
-    billing_last_name: cells.billing_last_name,
-    billing_address: cells.billing_address,
-    billing_city: cells.billing_city,
-    billing_state: cells.billing_state,
-    billing_pincode: cells.billing_pincode,
-    billing_country: 'India',
-    billing_phone: cells.billing_phone,
-    ...(cells.billing_email && { billing_email: cells.billing_email }),
-    shipping_is_billing: true,
-    print_label: true,
-    order_items: [
-      { name: cells.item_name, sku: cells.sku, units, selling_price: price, ...(cells.hsn && { hsn: cells.hsn }) },
-    ],
-    payment_method: cells.payment_method,
-    sub_total: subTotal,
-    ...(cod && { cod_collectible: subTotal }),
-    length: number(cells.length),
-    breadth: number(cells.breadth),
-    height: number(cells.height),
-    weight: number(cells.weight),
-    warehouse_id: warehouseId,
-    ...(storeName && { store_name: storeName }),
-    ...(cells.ewaybill_no && { ewaybill_no: cells.ewaybill_no }),
-    ...(cells.ewaybill_date && { ewaybill_date: cells.ewaybill_date }),
-  };
-  // NaN is not JSON: a cell that is not a number goes as null, which the API names as the field at fault.
-  return JSON.parse(JSON.stringify(body, (_k, v) => (Number.isNaN(v) ? null : v))) as OrderBody;
-}
 
 interface Row {
   line: number;
@@ -120,7 +21,7 @@ interface Row {
 
 const problemsOf = (error: unknown) =>
   error instanceof ApiError && error.details.length > 0
-    ? error.details.map((d) => ({ field: d.field.replace(/^order_items\.0\./, ''), reason: d.message }))
+    ? rowProblems(error.details)
     : [{ field: '—', reason: error instanceof Error ? error.message : String(error) }];
 
 /** Runs `work` on every item, PARALLEL at a time, reporting how many are done. */
@@ -158,36 +59,16 @@ export function BulkImport() {
     const file = form.get('file');
     setFileError(undefined);
     if (!(file instanceof File) || file.size === 0) return setFileError('Choose a CSV file of orders');
-    const [header, ...lines] = parseCsv(await file.text());
-    const missing = COLUMNS.filter((c) => !header?.map((h) => h.trim()).includes(c));
-    if (missing.length > 0)
-      return setFileError(
-        `The file lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: start from the template`,
-      );
-    if (lines.length === 0) return setFileError('The file has no rows under its header');
-    const parsed: Row[] = lines.map((cells, i) => ({
-      line: i + 2,
-      body: orderOf(
-        Object.fromEntries(header!.map((h, j) => [h.trim(), (cells[j] ?? '').trim()])),
-        String(form.get('warehouse_id')),
-        String(form.get('store_name') ?? ''),
-      ),
-      key: crypto.randomUUID(),
-      problems: [],
-    }));
-    const seen = new Set<string>();
-    for (const row of parsed) {
-      if (seen.has(row.body.order_id))
-        row.problems.push({ field: 'order_id', reason: `${row.body.order_id} is on an earlier row too` });
-      seen.add(row.body.order_id);
-    }
-    const unique = parsed.filter((r) => r.problems.length === 0);
+    const read = rowsOf(await file.text(), String(form.get('warehouse_id')), String(form.get('store_name') ?? ''));
+    if (typeof read === 'string') return setFileError(read);
+    const parsed: Row[] = read.map((row) => ({ ...row, body: row.body as OrderBody, key: crypto.randomUUID() }));
+    const ready = parsed.filter((r) => r.problems.length === 0);
     setRows(parsed);
     setDone(0);
-    setTotal(unique.length);
+    setTotal(ready.length);
     setStage('checking');
     await eachLimited(
-      unique,
+      ready,
       async (row) => {
         try {
           await unwrap(api.POST('/custom/api/v1/forward-order/check', { body: row.body }));
@@ -237,6 +118,11 @@ export function BulkImport() {
         </a>
         , and optionally {OPTIONAL_COLUMNS.join(', ')} (an order over ₹50,000 needs its e-way bill). Every row is
         checked before any is booked.
+      </p>
+      <p className="hint">
+        An order in several boxes (2 to 20) lists them in its packages column, each as weight x length x breadth x
+        height in kg and cm, separated by ;, e.g. 1.5x30x20x10;2x40x30x20. Its weight may then be left empty: it is the
+        boxes' total.
       </p>
       {reference.warehouses.length === 0 ? (
         <EmptyState title="No warehouse yet">

@@ -1,37 +1,34 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
-import { ApiError, api, type PostBody, unwrap } from '../api/client';
-import { formatDate, formatRupees } from '../format';
+import { ApiError, api, unwrap } from '../api/client';
 import { formProblems, inFormWords, typedNumber } from '../form-words';
 import { Link, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
+import { bookOrder, refusedForGood, ShipmentBooked } from './create-shipment-booked';
 import {
+  type BoxDraft,
+  boxesWeight,
   type ItemDraft,
   type OrderDraft,
+  onBoxInputs,
   orderLabel,
   orderProblems,
-  QUOTE_FIELD,
+  packagesOf,
+  quoteFieldsOnForm,
   quoteProblems,
 } from './create-shipment-checks';
+import { BoxesFieldset, emptyItem, ItemsFieldset, PackageFieldset } from './create-shipment-contents';
+import {
+  BY_RULES,
+  type Comparison,
+  CourierChoice,
+  type OrderBody,
+  preview,
+  type Quote,
+  quote,
+} from './create-shipment-rates';
 import { useStoreLimited } from '../permissions';
 import { useReferenceData } from './reference';
-
-type OrderBody = PostBody<'/custom/api/v1/forward-order-orchestration'>;
-type RatesAnswer = Awaited<ReturnType<typeof quote>>;
-/** A forward quote (the form asks only forward ones). */
-type Quote = Extract<RatesAnswer['result']['serviceable_couriers'][number], { is_fast: boolean }>;
-type Preview = Awaited<ReturnType<typeof preview>>['data'];
-
-const quote = (body: PostBody<'/custom/api/v1/rates'>) => unwrap(api.POST('/custom/api/v1/rates', { body }));
-const preview = (body: OrderBody) =>
-  unwrap(
-    api.POST('/custom/api/v1/allocation/preview', { body: body as PostBody<'/custom/api/v1/allocation/preview'> }),
-  );
-/** What the rate comparison shows: the couriers' quotes, and the courier the account's rules choose. */
-interface Comparison {
-  quotes: Quote[];
-  rules: Preview | undefined;
-}
 
 /** Now in India, as the order form's date ("2026-11-20 14:30"). */
 function indiaNow(): string {
@@ -49,15 +46,16 @@ function indiaNow(): string {
 }
 
 const number = typedNumber;
-/** The rules' choice, or a courier the merchant picked from the comparison: booking one is an explicit choice. */
-const BY_RULES = '';
 
 export function CreateShipment() {
   useTitle('Create shipment');
   const limited = useStoreLimited();
   const reference = useReferenceData();
   const form = useRef<HTMLFormElement>(null);
-  const [items, setItems] = useState<ItemDraft[]>([{ name: '', sku: '', units: '1', price: '' }]);
+  const [items, setItems] = useState<ItemDraft[]>([emptyItem()]);
+  // An order in several boxes (Dakiya's packages); none: one box, the package's own fields.
+  const [boxes, setBoxes] = useState<BoxDraft[]>([]);
+  const [byItem, setByItem] = useState(false);
   const [cod, setCod] = useState(true);
   const [place, setPlace] = useState({ city: '', state: '' });
   const [pincodeNote, setPincodeNote] = useState('');
@@ -84,7 +82,13 @@ export function CreateShipment() {
     length: value('length'),
     breadth: value('breadth'),
     height: value('height'),
+    boxes,
   });
+  const sent = packagesOf(boxes, items, byItem);
+  // Which form item each line of each box was when the order was sent: the API names lines by place.
+  const sentLines = useRef<number[][]>([]);
+  /** The order's weight in kg: with boxes, their total. */
+  const weight = () => (boxes.length > 0 ? boxesWeight(boxes) : number(value('weight')));
 
   const rates = useMutation({
     mutationFn: async (): Promise<Comparison> => {
@@ -94,12 +98,21 @@ export function CreateShipment() {
           journey_type: 'forward',
           origin_pincode: warehouse?.address_attributes.zip ?? '',
           destination_pincode: value('billing_pincode'),
-          dead_weight: Math.round(number(value('weight')) * 1000),
+          dead_weight: Math.round(weight() * 1000),
           length: number(value('length')),
           width: number(value('breadth')),
           height: number(value('height')),
           payment_method: cod ? 'cod' : 'prepaid',
           ...(cod && { shipment_value: subTotal }),
+          // The quote's boxes are in grams, as its dead_weight.
+          ...(boxes.length > 0 && {
+            packages: sent.packages.map(({ weight: kg, length, breadth, height }) => ({
+              weight: Math.round(kg * 1000),
+              length,
+              breadth,
+              height,
+            })),
+          }),
         }),
         // Who the rules would give this order to; the buyer's name and address do not change it.
         preview(orderBody({ forPreview: true })).then(
@@ -120,13 +133,10 @@ export function CreateShipment() {
   };
 
   const book = useMutation({
-    mutationFn: (body: OrderBody) =>
-      unwrap(
-        api.POST('/custom/api/v1/forward-order-orchestration', {
-          body,
-          params: { header: { 'idempotency-key': idempotencyKey } },
-        }),
-      ),
+    mutationFn: (body: OrderBody) => bookOrder(body, idempotencyKey),
+    onError: (error) => {
+      if (refusedForGood(error)) setIdempotencyKey(crypto.randomUUID());
+    },
   });
 
   const lookUp = async (pincode: string) => {
@@ -145,6 +155,7 @@ export function CreateShipment() {
   /** The order as the API takes it; for a preview of the rules, placeholders where the buyer is not typed yet. */
   function orderBody({ forPreview = false } = {}): OrderBody {
     const or = (typed: string, placeholder: string) => (forPreview && typed.trim() === '' ? placeholder : typed);
+    if (!forPreview) sentLines.current = sent.lines;
     const body = {
       order_id: forPreview ? `PREVIEW-${Date.now()}` : value('order_id'),
       order_date: value('order_date'),
@@ -158,6 +169,7 @@ export function CreateShipment() {
       billing_country: 'India',
       billing_phone: or(value('billing_phone'), '9000000000'),
       ...(value('billing_email') && !forPreview && { billing_email: value('billing_email') }),
+      ...(value('billing_gstin').trim() && { billing_gstin: value('billing_gstin').trim().toUpperCase() }),
       shipping_is_billing: true,
       print_label: true,
       order_items: items.map((i) => ({
@@ -172,7 +184,8 @@ export function CreateShipment() {
       length: number(value('length')),
       breadth: number(value('breadth')),
       height: number(value('height')),
-      weight: number(value('weight')),
+      weight: weight(),
+      ...(boxes.length > 0 && { packages: sent.packages }),
       warehouse_id: value('warehouse_id'),
       ...(value('ewaybill_no') && { ewaybill_no: value('ewaybill_no') }),
       ...(value('ewaybill_date') && { ewaybill_date: value('ewaybill_date') }),
@@ -208,73 +221,23 @@ export function CreateShipment() {
   const booked = book.data?.payload;
   if (booked) {
     return (
-      <section>
-        <h1>Shipment booked</h1>
-        <div className="card" role="status">
-          <p>
-            Order <strong>{booked.channel_order_id}</strong> is booked with {booked.courier_name ?? 'a courier'}: AWB{' '}
-            <strong>{booked.awb_code ?? 'pending'}</strong>.
-          </p>
-          <p>
-            {booked.allocation
-              ? booked.allocation.rule
-                ? `Your allocation rule “${booked.allocation.rule}” chose it: ${booked.allocation.reason}.`
-                : `No allocation rule matched: ${booked.allocation.reason}.`
-              : 'You chose this courier from the rate comparison.'}
-          </p>
-          {booked.test_mode && (
-            <p className="notice">
-              Test booking: no courier issued this AWB (the sandbox or a simulator of the courier's API); nobody will
-              collect the parcel.
-            </p>
-          )}
-          <div className="actions">
-            {booked.awb_code && (
-              <a
-                className="button"
-                href={`/custom/api/v1/shipments/${encodeURIComponent(booked.shipment_id)}/label?format=pdf`}
-                download={`label-${booked.awb_code}.pdf`}
-              >
-                Print label
-              </a>
-            )}
-            <Link
-              className="button secondary"
-              to={`/shipments/${encodeURIComponent(booked.shipment_id)}?order=${encodeURIComponent(booked.channel_order_id)}`}
-            >
-              Open shipment
-            </Link>
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => {
-                book.reset();
-                rates.reset();
-                setCarrier(BY_RULES);
-                setIdempotencyKey(crypto.randomUUID());
-              }}
-            >
-              Book another
-            </button>
-          </div>
-        </div>
-      </section>
+      <ShipmentBooked
+        booked={booked}
+        onAnother={() => {
+          book.reset();
+          rates.reset();
+          setCarrier(BY_RULES);
+          setIdempotencyKey(crypto.randomUUID());
+        }}
+      />
     );
   }
 
   // One refusal at a time, in the form's words: the form's own, else the booking's, else the quote's.
-  const refusal = inFormWords(problems ?? book.error ?? rates.error, orderLabel);
+  // A box's line is named by its place in the box: its error goes beside the form's item input.
+  const refusal = inFormWords(onBoxInputs(problems ?? book.error ?? rates.error, sentLines.current), orderLabel);
   const errors = refusal instanceof ApiError ? quoteFieldsOnForm(refusal.fieldErrors()) : {};
-  const quotes = rates.data?.quotes ?? [];
-  const rules = rates.data?.rules;
-  const cheapest = quotes.reduce<Quote | undefined>(
-    (best, q) => (!best || q.charges.total_forward_charges < best.charges.total_forward_charges ? q : best),
-    undefined,
-  );
-  const fastest = quotes.reduce<Quote | undefined>(
-    (best, q) => (!best || q.expected_delivery.delivery < best.expected_delivery.delivery ? q : best),
-    undefined,
-  );
+  const quotes: Quote[] = rates.data?.quotes ?? [];
 
   return (
     <section>
@@ -337,6 +300,13 @@ export function CreateShipment() {
           <Field label="Last name" name="billing_last_name" autoComplete="off" error={errors.billing_last_name} />
           <Field label="Phone" name="billing_phone" inputMode="tel" error={errors.billing_phone} />
           <Field label="E-mail" name="billing_email" type="email" error={errors.billing_email} />
+          <Field
+            label="Buyer's GSTIN"
+            name="billing_gstin"
+            autoComplete="off"
+            hint="A business buyer's, for a B2B tax invoice"
+            error={errors.billing_gstin}
+          />
           <Field label="Address" name="billing_address" error={errors.billing_address} />
           <Field
             label="Pincode"
@@ -362,55 +332,7 @@ export function CreateShipment() {
             error={errors.billing_state}
           />
         </fieldset>
-        <fieldset>
-          <legend>Items</legend>
-          {items.map((item, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place and only the last is removed
-            <div className="item-row" key={i}>
-              <Field
-                label={`Item ${i + 1} name`}
-                value={item.name}
-                onChange={(e) => setItems(items.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
-                error={errors[`order_items.${i}.name`]}
-              />
-              <Field
-                label={`Item ${i + 1} SKU`}
-                value={item.sku}
-                onChange={(e) => setItems(items.map((x, j) => (j === i ? { ...x, sku: e.target.value } : x)))}
-                error={errors[`order_items.${i}.sku`]}
-              />
-              <Field
-                label={`Item ${i + 1} units`}
-                inputMode="numeric"
-                value={item.units}
-                onChange={(e) => setItems(items.map((x, j) => (j === i ? { ...x, units: e.target.value } : x)))}
-                error={errors[`order_items.${i}.units`]}
-              />
-              <Field
-                label={`Item ${i + 1} price (₹)`}
-                inputMode="decimal"
-                value={item.price}
-                onChange={(e) => setItems(items.map((x, j) => (j === i ? { ...x, price: e.target.value } : x)))}
-                error={errors[`order_items.${i}.selling_price`]}
-              />
-            </div>
-          ))}
-          <div className="actions">
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => setItems([...items, { name: '', sku: '', units: '1', price: '' }])}
-            >
-              Add item
-            </button>
-            {items.length > 1 && (
-              <button type="button" className="secondary" onClick={() => setItems(items.slice(0, -1))}>
-                Remove last item
-              </button>
-            )}
-          </div>
-          <p>Order value: {formatRupees(subTotal)}</p>
-        </fieldset>
+        <ItemsFieldset items={items} setItems={setItems} subTotal={subTotal} errors={errors} />
         <fieldset>
           <legend>Payment</legend>
           <label className="choice">
@@ -420,25 +342,15 @@ export function CreateShipment() {
             <input type="radio" name="payment" checked={!cod} onChange={() => setCod(false)} /> Prepaid
           </label>
         </fieldset>
-        <fieldset>
-          <legend>Package</legend>
-          <Field
-            label="Weight (kg)"
-            name="weight"
-            inputMode="decimal"
-            defaultValue="0.5"
-            error={errors.weight ?? errors.dead_weight}
-          />
-          <Field label="Length (cm)" name="length" inputMode="decimal" defaultValue="20" error={errors.length} />
-          <Field
-            label="Breadth (cm)"
-            name="breadth"
-            inputMode="decimal"
-            defaultValue="15"
-            error={errors.breadth ?? errors.width}
-          />
-          <Field label="Height (cm)" name="height" inputMode="decimal" defaultValue="10" error={errors.height} />
-        </fieldset>
+        <PackageFieldset boxes={boxes} errors={errors} />
+        <BoxesFieldset
+          boxes={boxes}
+          setBoxes={setBoxes}
+          items={items}
+          byItem={byItem}
+          setByItem={setByItem}
+          errors={errors}
+        />
         <div className="actions">
           <button type="button" className="secondary" disabled={rates.isPending} onClick={compare}>
             Compare rates
@@ -447,69 +359,7 @@ export function CreateShipment() {
         {!rates.data && (
           <p className="hint">Booked without comparing, the courier is the one your allocation rules choose.</p>
         )}
-        {rates.data &&
-          (quotes.length === 0 ? (
-            <p role="status">No courier serves this lane for this parcel; check the pincode or the payment method.</p>
-          ) : (
-            <fieldset className="courier-choice">
-              <legend>Courier</legend>
-              <label className="choice">
-                <input
-                  type="radio"
-                  name="carrier"
-                  checked={carrier === BY_RULES}
-                  onChange={() => setCarrier(BY_RULES)}
-                />{' '}
-                {rules ? (
-                  <span>
-                    As your allocation rules choose: <strong>{rules.courier_name}</strong> (
-                    {rules.allocation?.rule ? `rule “${rules.allocation.rule}”: ` : 'no rule matches: '}
-                    {rules.allocation?.reason ?? 'the cheapest'})
-                  </span>
-                ) : (
-                  <span>As your allocation rules choose</span>
-                )}
-              </label>
-              <table className="data rates">
-                <caption>Couriers for this parcel</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Book instead</th>
-                    <th scope="col">Courier</th>
-                    <th scope="col">Freight</th>
-                    <th scope="col">COD charge</th>
-                    <th scope="col">Total</th>
-                    <th scope="col">Delivery by</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {quotes.map((q) => (
-                    <tr key={q.carrier_id}>
-                      <td data-label="Book instead">
-                        <input
-                          type="radio"
-                          name="carrier"
-                          aria-label={`Ship with ${q.carrier_name}`}
-                          checked={carrier === q.carrier_id}
-                          onChange={() => setCarrier(q.carrier_id)}
-                        />
-                      </td>
-                      <td data-label="Courier">
-                        {q.carrier_name}
-                        {q.carrier_id === rules?.carrier_id && <span className="badge">Your rules' choice</span>}
-                        {q === cheapest && <span className="badge">Cheapest</span>}
-                        {q === fastest && <span className="badge">Fastest</span>}
-                      </td>
-                      <td data-label="Freight">{formatRupees(q.charges.forward_freight_charges)}</td>
-                      <td data-label="COD charge">{formatRupees(q.charges.cod_charges)}</td>
-                      <td data-label="Total">{formatRupees(q.charges.total_forward_charges)}</td>
-                      <td data-label="Delivery by">{formatDate(q.expected_delivery.delivery)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </fieldset>
-          ))}
+        {rates.data && <CourierChoice comparison={rates.data} carrier={carrier} setCarrier={setCarrier} />}
         <div className="actions">
           <button type="submit" disabled={book.isPending}>
             {book.isPending
@@ -522,12 +372,4 @@ export function CreateShipment() {
       </form>
     </section>
   );
-}
-
-/** The rate quote names its own fields; its refusals show beside the form's fields they are about. */
-function quoteFieldsOnForm(byField: Record<string, string>): Record<string, string> {
-  for (const [from, to] of Object.entries(QUOTE_FIELD)) if (byField[from]) byField[to] ??= byField[from];
-  // A COD quote is priced on the order's value: the item prices make it.
-  if (byField.shipment_value) byField['order_items.0.selling_price'] ??= byField.shipment_value;
-  return byField;
 }
