@@ -123,7 +123,10 @@ export const channelOrders = pgTable(
     uniqueIndex('channel_orders_channel_order_key').on(t.salesChannelId, t.channelOrderId),
     index('channel_orders_pending_idx').on(t.updatedAt).where(sql`${t.state} = 'pending'`),
     index('channel_orders_account_state_idx').on(t.accountId, t.salesChannelId, t.state, t.updatedAt),
-    index('channel_orders_shipment_idx').on(t.accountId, t.shipmentId),
+    // Led by the foreign keys, for the check of each shipment or order deleted (an account's
+    // deletion, issue 52); the write-back's reads give the account and the shipment both.
+    index('channel_orders_shipment_account_idx').on(t.shipmentId, t.accountId).where(sql`${t.shipmentId} is not null`),
+    index('channel_orders_order_fk_idx').on(t.orderId).where(sql`${t.orderId} is not null`),
   ],
 );
 
@@ -189,6 +192,10 @@ export const channelWritebacks = pgTable(
     uniqueIndex('channel_writebacks_event_key').on(t.eventId, t.kind),
     index('channel_writebacks_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('channel_writebacks_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
+    // Led by the foreign keys: each shipment or store order deleted (an account's deletion, issue
+    // 52) looks its write-backs up by them; the account's own reads keep the index above.
+    index('channel_writebacks_shipment_fk_idx').on(t.shipmentId),
+    index('channel_writebacks_channel_order_fk_idx').on(t.channelOrderRowId),
     // The pruning job's: finished write-backs, oldest first (consumers/retention).
     index('channel_writebacks_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
   ],

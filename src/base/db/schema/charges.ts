@@ -57,7 +57,8 @@ export const weightDiscrepancies = pgTable(
     settledAt: timestamptz('settled_at'),
   },
   (t) => [
-    uniqueIndex('weight_discrepancies_shipment_key').on(t.accountId, t.shipmentId),
+    // Led by the foreign key, for the check of each shipment deleted (issue 52); readers give both columns.
+    uniqueIndex('weight_discrepancies_shipment_account_key').on(t.shipmentId, t.accountId),
     index('weight_discrepancies_account_opened_idx').on(t.accountId, t.openedAt, t.id),
     // The sweeper's look for open discrepancies past their window.
     index('weight_discrepancies_open_due_idx').on(t.dueAt).where(sql`${t.state} = 'open'`),

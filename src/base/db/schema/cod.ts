@@ -38,7 +38,8 @@ export const codReceivables = pgTable(
     updatedAt: timestamptz('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('cod_receivables_shipment_key').on(t.accountId, t.shipmentId),
+    // Led by the foreign key, for the check of each shipment deleted (issue 52); readers give both columns.
+    uniqueIndex('cod_receivables_shipment_account_key').on(t.shipmentId, t.accountId),
     index('cod_receivables_account_delivered_idx').on(t.accountId, t.deliveredAt, t.id),
     index('cod_receivables_account_expected_idx').on(t.accountId, t.carrierId, t.expectedDate),
     // The overdue check looks across accounts for pending cash past its day.
@@ -97,8 +98,11 @@ export const codRemittances = pgTable(
     index('cod_remittances_account_date_idx').on(t.accountId, t.remittanceDate, t.id),
     index('cod_remittances_account_utr_idx').on(t.accountId, t.utr),
     index('cod_remittances_receivable_idx').on(t.receivableId),
-    // A late delivery scan looks for the lines paid before it (insertReceivables).
-    index('cod_remittances_shipment_idx').on(t.accountId, t.shipmentId),
+    // A late delivery scan looks for the lines paid before it (insertReceivables). Led by the
+    // foreign key, for the check of each shipment deleted (an account's deletion, issue 52).
+    index('cod_remittances_shipment_account_idx').on(t.shipmentId, t.accountId),
+    // Led by the foreign key: each remittance import deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('cod_remittances_import_fk_idx').on(t.importId),
   ],
 );
 
@@ -133,6 +137,10 @@ export const codDiscrepancies = pgTable(
   (t) => [
     index('cod_discrepancies_account_detected_idx').on(t.accountId, t.detectedAt, t.id),
     index('cod_discrepancies_receivable_idx').on(t.receivableId),
+    // Led by the foreign keys: each shipment or remittance line deleted (an account's deletion,
+    // issue 52) looks its discrepancies up by them.
+    index('cod_discrepancies_shipment_fk_idx').on(t.shipmentId),
+    index('cod_discrepancies_remittance_fk_idx').on(t.remittanceId).where(sql`${t.remittanceId} is not null`),
     uniqueIndex('cod_discrepancies_missing_key').on(t.receivableId).where(sql`${t.kind} = 'missing_from_remittance'`),
   ],
 );

@@ -150,5 +150,7 @@ export const notifications = pgTable(
     // The retention job's pick: finished e-mails by age (consumers/retention).
     index('notifications_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
     index('notifications_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
+    // Led by the foreign key: each shipment deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('notifications_shipment_fk_idx').on(t.shipmentId),
   ],
 );

@@ -39,6 +39,10 @@ export const courierPolls = pgTable(
     // index in due order, stopping at the lease's limit, where a (carrier_id, next_poll_at) index
     // made it read and sort every due row (at a year, 14,710 to take 500).
     index('courier_polls_due_idx').on(t.nextPollAt),
+    // Led by the foreign keys (the primary key is subject_id): each shipment or return deleted (an
+    // account's deletion, issue 52) looks its poll up by them.
+    index('courier_polls_shipment_fk_idx').on(t.shipmentId).where(sql`${t.shipmentId} is not null`),
+    index('courier_polls_return_fk_idx').on(t.returnId).where(sql`${t.returnId} is not null`),
     check(
       'courier_polls_subject_check',
       sql`(${t.journey} = 'forward' and ${t.shipmentId} = ${t.subjectId} and ${t.returnId} is null) or (${t.journey} = 'return' and ${t.returnId} = ${t.subjectId} and ${t.shipmentId} is null)`,

@@ -54,6 +54,8 @@ export const exchanges = pgTable(
     uniqueIndex('exchanges_return_key').on(t.returnId),
     index('exchanges_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id),
     index('exchanges_held_idx').on(t.returnId).where(sql`${t.replacementHeld}`),
+    // Led by the foreign key: each order deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('exchanges_forward_order_fk_idx').on(t.forwardOrderId),
   ],
 );
 

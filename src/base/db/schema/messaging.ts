@@ -97,6 +97,8 @@ export const orderConfirmations = pgTable(
   },
   (t) => [
     uniqueIndex('order_confirmations_shipment_key').on(t.accountId, t.shipmentId),
+    // Led by the foreign key: each shipment deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('order_confirmations_shipment_fk_idx').on(t.shipmentId),
     index('order_confirmations_due_idx').on(t.dueAt).where(sql`${t.outcome} = 'pending'`),
   ],
 );
@@ -139,5 +141,9 @@ export const buyerMessages = pgTable(
     // The retention job's pick: finished messages by age (consumers/retention).
     index('buyer_messages_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
     index('buyer_messages_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
+    // Led by the foreign keys: each shipment or confirmation deleted (an account's deletion, issue
+    // 52) looks its messages up by them; the account's own reads keep the index above.
+    index('buyer_messages_shipment_fk_idx').on(t.shipmentId),
+    index('buyer_messages_confirmation_fk_idx').on(t.confirmationId).where(sql`${t.confirmationId} is not null`),
   ],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -109,7 +110,12 @@ export const returnRequests = pgTable(
     updatedAt: timestamptz('updated_at').notNull(),
   },
   (t) => [
-    index('return_requests_shipment_idx').on(t.accountId, t.shipmentId),
+    // Led by the foreign keys, for the check of each shipment, order, return or exchange deleted
+    // (an account's deletion, issue 52); the readers by shipment give the account too.
+    index('return_requests_shipment_account_idx').on(t.shipmentId, t.accountId),
+    index('return_requests_order_fk_idx').on(t.orderId),
+    index('return_requests_return_fk_idx').on(t.returnId).where(sql`${t.returnId} is not null`),
+    index('return_requests_exchange_fk_idx').on(t.exchangeId).where(sql`${t.exchangeId} is not null`),
     // The queue (GET /return-requests): oldest first, all or by status.
     index('return_requests_account_created_idx').on(t.accountId, t.createdAt, t.id),
     index('return_requests_account_status_created_idx').on(t.accountId, t.status, t.createdAt, t.id),
@@ -131,7 +137,11 @@ export const returnRequestItems = pgTable(
     name: text('name').notNull(),
     units: integer('units').notNull(),
   },
-  (t) => [index('return_request_items_request_idx').on(t.accountId, t.requestId, t.position)],
+  (t) => [
+    index('return_request_items_request_idx').on(t.accountId, t.requestId, t.position),
+    // Led by the foreign key: each request deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('return_request_items_request_fk_idx').on(t.requestId),
+  ],
 );
 
 /** The bytes of a request's photos, apart from the request so that reading requests never loads them. */

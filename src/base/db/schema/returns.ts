@@ -106,6 +106,9 @@ export const returns = pgTable(
       .on(t.accountId, t.forwardShipmentId)
       .where(sql`${t.status} <> 'return_cancelled'`),
     index('returns_account_created_idx').on(t.accountId, t.createdAt, t.id),
+    // Led by the foreign key: each shipment deleted (an account's deletion, issue 52) looks its
+    // returns up by it, cancelled ones too (the key above leaves those out).
+    index('returns_forward_shipment_fk_idx').on(t.forwardShipmentId).where(sql`${t.forwardShipmentId} is not null`),
   ],
 );
 
@@ -142,7 +145,11 @@ export const returnItems = pgTable(
     /** Velocity's QC fields, as sent; qc_enable true means the courier checks this item at pickup. */
     qc: jsonb('qc').$type<Record<string, string | boolean>>(),
   },
-  (t) => [index('return_items_return_idx').on(t.accountId, t.returnId, t.position)],
+  (t) => [
+    index('return_items_return_idx').on(t.accountId, t.returnId, t.position),
+    // Led by the foreign key: each return deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('return_items_return_fk_idx').on(t.returnId),
+  ],
 );
 
 /** A courier's scans of a return: the forward tracking_events' twin, keyed to the return. */

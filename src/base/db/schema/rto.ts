@@ -72,6 +72,8 @@ export const ndrRuleRuns = pgTable(
   },
   (t) => [
     uniqueIndex('ndr_rule_runs_shipment_attempt_action_key').on(t.accountId, t.shipmentId, t.attempt, t.action),
+    // Led by the foreign key: each shipment deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('ndr_rule_runs_shipment_fk_idx').on(t.shipmentId),
     index('ndr_rule_runs_due_idx').on(t.dueAt).where(sql`${t.status} = 'pending'`),
   ],
 );

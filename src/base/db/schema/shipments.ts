@@ -127,7 +127,11 @@ export const orderItems = pgTable(
     /** The merchant's category of the item (Dakiya's addition): a return policy may refuse categories. */
     category: text('category'),
   },
-  (t) => [index('order_items_order_idx').on(t.accountId, t.orderId, t.position)],
+  (t) => [
+    index('order_items_order_idx').on(t.accountId, t.orderId, t.position),
+    // Led by the foreign key: each order deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('order_items_order_fk_idx').on(t.orderId),
+  ],
 );
 
 /**
@@ -233,7 +237,8 @@ export const shipments = pgTable(
   (t) => [
     uniqueIndex('shipments_awb_key').on(t.awb),
     uniqueIndex('shipments_track_token_key').on(t.trackToken),
-    uniqueIndex('shipments_order_key').on(t.accountId, t.orderId),
+    // Led by the foreign key, for the check of each order deleted (issue 52); readers give both columns.
+    uniqueIndex('shipments_order_account_key').on(t.orderId, t.accountId),
     index('shipments_account_created_idx').on(t.accountId, t.createdAt, t.id),
     // The summary report (reports.repository.ts) reads only these columns over a created_at range: an
     // index-only scan. Key columns rather than INCLUDE, which drizzle-kit cannot express.
@@ -259,6 +264,10 @@ export const shipments = pgTable(
     index('shipments_account_pickup_idx')
       .on(t.accountId, t.pickupId, t.createdAt, t.id)
       .where(sql`${t.pickupId} is not null`),
+    // Led by the foreign key: each pickup deleted (an account's deletion, issue 52) looks its
+    // shipments up by it. Not the index above reordered: the listing's `manifested` filter and
+    // count read that one by account alone.
+    index('shipments_pickup_fk_idx').on(t.pickupId).where(sql`${t.pickupId} is not null`),
     index('shipments_account_rto_delivered_idx')
       .on(t.accountId, t.rtoDeliveredAt)
       .where(sql`${t.rtoDeliveredAt} is not null`),

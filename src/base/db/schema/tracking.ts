@@ -93,6 +93,8 @@ export const shipmentActions = pgTable(
   },
   (t) => [
     index('shipment_actions_account_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
+    // Led by the foreign key: each shipment deleted (an account's deletion, issue 52) looks its rows up by it.
+    index('shipment_actions_shipment_fk_idx').on(t.shipmentId),
     // The courier's queue spans accounts (a courier serves them all), so it alone is keyed by courier.
     index('shipment_actions_carrier_open_idx')
       .on(t.carrierId, t.createdAt, t.id)
