@@ -56,9 +56,12 @@ export function permissionGuard(
         );
     });
     scope.addHook('onRequest', (request, _reply, done) => {
+      // A credential holding everything passes before the route is looked at: Fastify builds
+      // request.routeOptions afresh on every read, and nearly every request is such a credential's.
+      if (request.scopes === null) return done();
       // A path no route serves is its 404 for any credential.
       const url = request.routeOptions.url;
-      if (request.scopes === null || url === undefined) return done();
+      if (url === undefined) return done();
       const key = routeKey(request.method, url, prefix);
       const needed = table.get(key);
       if (needed !== undefined && allows(request.scopes, needed)) {

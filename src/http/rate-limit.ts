@@ -74,10 +74,18 @@ async function installRateLimit(
 
   // In process the count is a Map lookup, answered synchronously: the plugin's own path costs
   // every request three promises (about 3 µs of a /rates request's 25).
-  const count = memoryWindows(perMinute);
+  const count = memoryWindows();
   const countInProcess = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const window = count(policy.key(request), Date.now());
-    answer(reply, done, window.remaining, window.resetSeconds, window.exceeded);
+    const now = Date.now();
+    // The window itself, counted: the answer's numbers are read off it, no object made per request.
+    const window = count(policy.key(request), now);
+    answer(
+      reply,
+      done,
+      Math.max(0, perMinute - window.count),
+      Math.ceil((window.resetAt - now) / 1000),
+      window.count > perMinute,
+    );
   };
   if (!redis) {
     scope.addHook('onRequest', countInProcess);
@@ -119,11 +127,12 @@ async function installRateLimit(
 
 /**
  * Fixed one-minute windows per key, as the plugin's stores count them. At most `maxKeys` windows:
- * past that, ended ones go first, then the oldest (an evicted account starts a new window).
+ * past that, ended ones go first, then the oldest (an evicted account starts a new window). Answers
+ * the key's window with this request counted.
  */
-function memoryWindows(perMinute: number, maxKeys = 100_000) {
+function memoryWindows(maxKeys = 100_000) {
   const windows = new Map<string, { count: number; resetAt: number }>();
-  return (key: string, now: number) => {
+  return (key: string, now: number): { readonly count: number; readonly resetAt: number } => {
     let window = windows.get(key);
     if (!window || window.resetAt <= now) {
       if (!window && windows.size >= maxKeys) {
@@ -137,10 +146,6 @@ function memoryWindows(perMinute: number, maxKeys = 100_000) {
       windows.set(key, window);
     }
     window.count += 1;
-    return {
-      remaining: Math.max(0, perMinute - window.count),
-      resetSeconds: Math.ceil((window.resetAt - now) / 1000),
-      exceeded: window.count > perMinute,
-    };
+    return window;
   };
 }

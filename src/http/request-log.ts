@@ -92,17 +92,28 @@ export function requestLineWriter(
   if (!root.isLevelEnabled('info')) return undefined;
   const stream = (root as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!;
   const bindings = (root as unknown as Record<symbol, string>)[pino.symbols.chindingsSym]!;
-  const info = root.levels.values.info!;
+  const levels = root.levels.values;
+  const info = levels.info!;
   const head = `{"level":${info}`;
   const bound = `${bindings},"reqId":"`;
+  // The URL as logged, for the URL last seen: a checkout asks the same path again and again, and
+  // redacting and quoting it is the same work each time.
+  let lastUrl = '';
+  let lastLoggedUrl = '""';
   return (request, reply) => {
     // A route that logs only from a higher level (the health probes, asked every few seconds)
-    // gets no request line either.
-    const routeLevel = request.routeOptions.logLevel;
-    if (routeLevel && (root.levels.values[routeLevel] ?? info) > info) return;
+    // gets no request line either. Its level is its logger's (Fastify makes each request's logger
+    // at the route's level), read without making the logger (lazyChildLogger); request.routeOptions
+    // would build an object of every route option for this one.
+    if ((levels[request.log.level] ?? info) > info) return;
+    const url = request.url;
+    if (url !== lastUrl) {
+      lastLoggedUrl = JSON.stringify(urlForLog(url));
+      lastUrl = url;
+    }
     const account = request.accountId ? `,"account":"${request.accountId}"` : '';
     stream.write(
-      `${head},"time":${Date.now()}${bound}${request.id}","method":"${request.method}","url":${JSON.stringify(urlForLog(request.url))},` +
+      `${head},"time":${Date.now()}${bound}${request.id}","method":"${request.method}","url":${lastLoggedUrl},` +
         `"statusCode":${reply.statusCode},"ms":${Math.round(reply.elapsedTime * 10) / 10}${account},"msg":"request"}\n`,
     );
   };

@@ -30,8 +30,10 @@ export function storeGuard(table: ReadonlyMap<string, StoreReach>, prefix: strin
     // Refused before anything else runs (its body is not even read), as a missing permission is.
     scope.addHook('onRequest', (request, _reply, done) => {
       const reach = storesOf(request);
+      // Every store: passed before request.routeOptions, which Fastify builds afresh on each read.
+      if (reach === null) return done();
       const url = request.routeOptions.url;
-      if (reach === null || url === undefined || table.has(routeKey(request.method, url, prefix))) return done();
+      if (url === undefined || table.has(routeKey(request.method, url, prefix))) return done();
       done(
         ACCESS_ERRORS.store_limited.error(
           `This route answers for every store of the account; this credential reaches ${reach.length} of them`,
@@ -43,8 +45,9 @@ export function storeGuard(table: ReadonlyMap<string, StoreReach>, prefix: strin
     // quote a checkout asks for costs no more than before.
     scope.addHook('preHandler', (request, _reply, done) => {
       const reach = storesOf(request);
+      if (reach === null) return done();
       const url = request.routeOptions.url;
-      if (reach === null || url === undefined) return done();
+      if (url === undefined) return done();
       const how = table.get(routeKey(request.method, url, prefix));
       if (typeof how !== 'function') return done();
       const named = how({ params: request.params, body: request.body });

@@ -16,6 +16,8 @@ const MAX_REPORTED = 20;
 
 type RouteValidatorCompiler = (route: { schema: unknown; url: string; httpPart: string }) => ValidateFunction;
 
+const NONE: readonly string[] = [];
+
 const isBadText = (text: string) => text.includes('\u0000') || !text.isWellFormed();
 
 /**
@@ -28,20 +30,22 @@ function hasBadText(value: unknown): boolean {
   if (typeof value === 'string') return isBadText(value);
   if (value === null || typeof value !== 'object') return false;
   const pending: object[] = [value];
-  /** Whether `child` is bad text; a container is kept for later. */
-  const bad = (child: unknown) => {
-    if (typeof child === 'string') return isBadText(child);
-    if (child !== null && typeof child === 'object') pending.push(child);
-    return false;
-  };
   while (pending.length > 0) {
     const node = pending.pop()!;
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) if (bad(node[i])) return true;
+      for (let i = 0; i < node.length; i++) if (badOrKept(node[i], pending)) return true;
     } else {
-      for (const key in node) if (Object.hasOwn(node, key) && bad((node as Record<string, unknown>)[key])) return true;
+      for (const key in node)
+        if (Object.hasOwn(node, key) && badOrKept((node as Record<string, unknown>)[key], pending)) return true;
     }
   }
+  return false;
+}
+
+/** Whether `child` is bad text; a container is kept in `pending` for later. (Not a closure: no function made per walk.) */
+function badOrKept(child: unknown, pending: object[]): boolean {
+  if (typeof child === 'string') return isBadText(child);
+  if (child !== null && typeof child === 'object') pending.push(child);
   return false;
 }
 
@@ -74,7 +78,8 @@ export function wellFormedTextFactory(build: BuildCompilerFromPool): BuildCompil
     const checkingCompile: RouteValidatorCompiler = (route) => {
       const validate = compile(route);
       const checked: ValidateFunction = (data) => {
-        const bad = hasBadText(data) ? badTextPaths(data) : [];
+        // Clean text (nearly every request) makes no list of paths.
+        const bad = hasBadText(data) ? badTextPaths(data) : NONE;
         const valid = validate(data);
         if (bad.length === 0) {
           checked.errors = validate.errors;
