@@ -213,11 +213,15 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
     expect(stored!.n).toBe(BOOKINGS);
   });
 
-  it('the workers of both processes deliver every event of those bookings despite the cut connections, and stay up', async () => {
+  // Its waits are for the whole server's transactions (eventsListed): longer than the default, so
+  // that another file's long transaction beside it in CI is waited for, not failed on.
+  it('the workers of both processes deliver every event of those bookings despite the cut connections, and stay up', {
+    timeout: 420_000,
+  }, async () => {
     // shipment.created and shipment.booked per booking.
-    const events = await eventsListed(server.url, merchant, 2 * BOOKINGS);
+    const events = await eventsListed(server.url, merchant, 2 * BOOKINGS, 200_000);
     // A delivery whose attempt could not be recorded is sent again when its lease runs out (12 s).
-    await until(() => receivedIds(receiver).size === events.length, `${events.length} events at the receiver`, 120_000);
+    await until(() => receivedIds(receiver).size === events.length, `${events.length} events at the receiver`, 200_000);
     expectEveryEventSigned(receiver, events, merchant.endpoint.secret);
     expect(server.running(), server.report()).toBe(true);
     expect(worker.running(), worker.report()).toBe(true);

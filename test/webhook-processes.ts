@@ -137,13 +137,28 @@ export async function listDeliveries(server: string, merchant: Merchant): Promis
   }
 }
 
-/** Polls until `server` lists `count` events: an event is listed once every transaction before it has ended. */
-export async function eventsListed(server: string, merchant: Merchant, count: number): Promise<ListedEvent[]> {
+/**
+ * Polls until `server` lists `count` events: an event is listed once every transaction before it has
+ * ended, on the whole PostgreSQL server (the snapshot's xmin is the cluster's), so another test
+ * file's long transaction in its own database (a restore, a dump) holds the list back until it ends:
+ * in `.ci/run` of cf60880 on machine Y the pg-drops file waited past 110 s beside the data move's
+ * file. `timeoutMs` lets a file that runs beside such work wait for it.
+ */
+export async function eventsListed(
+  server: string,
+  merchant: Merchant,
+  count: number,
+  timeoutMs?: number,
+): Promise<ListedEvent[]> {
   let events: ListedEvent[] = [];
-  await until(async () => {
-    events = await listEvents(server, merchant);
-    return events.length === count;
-  }, `${count} events listed`);
+  await until(
+    async () => {
+      events = await listEvents(server, merchant);
+      return events.length === count;
+    },
+    `${count} events listed`,
+    timeoutMs,
+  );
   return events;
 }
 
