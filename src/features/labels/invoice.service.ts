@@ -7,7 +7,7 @@ import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { INVOICE_ERRORS } from './invoice.errors.js';
 import { type InvoiceData, renderInvoice, renderInvoices } from './invoice-pdf.js';
 import { findInvoiceSource, type InvoiceSource } from './invoice.repository.js';
-import { labelLogo } from './labels.service.js';
+import { labelLogo } from './label-logo.js';
 import { findWithBoxAwb } from '../../shipment-records/box-awbs.js';
 
 // A shipment's tax invoice (docs/paperwork.md, "The buyer's tax invoice"): the number its booking

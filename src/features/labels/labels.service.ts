@@ -11,9 +11,7 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { labelCache } from './label-cache.js';
 import { LABEL_ERRORS } from './labels.errors.js';
-import { type LabelBox, type LabelData, renderLabel, renderLabels } from './label-pdf.js';
-import type { OrderPackage } from '../../base/db/schema.js';
-import type { BookedBoxRow } from '../../shipment-records/shipment-boxes.js';
+import { type LabelData, renderLabel, renderLabels } from './label-pdf.js';
 import {
   bumpLabelVersion,
   findAccountLabelsByAwbs,
@@ -23,25 +21,11 @@ import {
   markLabelPrinted,
 } from './labels.repository.js';
 import { findAccountReturn, returnLabelData } from './return-label.js';
-import { labelPngOf } from '../../tenancy/stores/logo.js';
-import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.repository.js';
+import { labelLogo } from './label-logo.js';
+import { forBox, indiaDateTime, labelBoxes, soldBy } from './label-page-parts.js';
 import { type BoxAwb, findBoxAwbs, findWithBoxAwb } from '../../shipment-records/box-awbs.js';
 
 export type LabelsService = ReturnType<typeof createLabelsService>;
-
-const IST_MS = 330 * 60 * 1000;
-const indiaDateTime = (at: Date) =>
-  `${new Date(at.getTime() + IST_MS).toISOString().slice(0, 16).replace('T', ' ')} IST`;
-
-/** "Sold by" for a marketplace order: the vendor's name, with its city when known. */
-function soldBy(vendor: Record<string, string> | null): string | null {
-  if (!vendor?.name) return null;
-  return vendor.city ? `${vendor.name}, ${vendor.city}` : vendor.name;
-}
-
-/** The label as asked by a box's own AWB prints that box's page alone; by the shipment, every box's. */
-const forBox = (data: LabelData, box: BoxAwb | null | undefined): LabelData =>
-  box ? { ...data, onlyBox: box.boxNo } : data;
 
 /** A printed label of a cancelled booking would put a parcel the courier no longer expects on its van. */
 function refuseVoid(shipment: { status: string; awb: string }) {
@@ -49,49 +33,10 @@ function refuseVoid(shipment: { status: string; awb: string }) {
     throw LABEL_ERRORS.label_void.error(`Shipment ${shipment.awb} was cancelled: its label is void`);
 }
 
-/**
- * A multi-piece shipment's boxes as its label prints them, a page each (label-pdf.ts): each booked
- * box's AWB beside its package's weight, size and items (named as the order names them). Null for a
- * shipment in one box.
- */
-function labelBoxes(
-  packages: OrderPackage[] | null,
-  booked: BookedBoxRow[],
-  items: { name: string; sku: string; units: number }[],
-): LabelBox[] | null {
-  if (!packages || booked.length !== packages.length) return null;
-  const nameOf = new Map(items.map((item) => [item.sku, item.name]));
-  return packages.map((box, i) => ({
-    awb: booked[i]!.awb,
-    weightKg: box.weightGrams / 1000,
-    dimensionsCm: [box.lengthCm, box.breadthCm, box.heightCm],
-    items: box.items.map((item) => ({ ...item, name: nameOf.get(item.sku) ?? item.sku })),
-  }));
-}
-
-type LabelStore = NonNullable<Awaited<ReturnType<typeof findLabelSource>>>['store'];
-
-/**
- * The logo as labels draw it: the small PNG made at upload. A logo stored before every upload got
- * one has it made on its first label (by sharp, off the event loop, within the upload's pixel
- * limits) and kept; one over the limits, or damaged, keeps an empty copy and leaves the brand name
- * alone on its labels. The original is never drawn.
- */
-export async function labelLogo(db: Db, store: LabelStore): Promise<Buffer | null> {
-  if (!store?.logoSha256) return null;
-  if (store.logoPng) return store.logoPng.length > 0 ? store.logoPng : null;
-  const original = await readLogoBytes(db, store.id, store.logoSha256);
-  if (!original) return null;
-  const png = await labelPngOf(original);
-  await saveLabelPng(db, store.id, store.logoSha256, png ?? Buffer.alloc(0));
-  return png;
-}
-
 /** Drawn labels kept per process (label-cache.ts): a few hundred labels of tens of kilobytes. */
 const LABEL_CACHE_BYTES = 16 * 1024 * 1024;
 
-/** A bulk label document's limit: a print run, and a few seconds of drawing. */
-/** A bulk import of 500 rows prints as one PDF (issue 28). */
+/** A bulk label document's limit: a print run (a bulk import of 500 rows prints as one PDF, issue 28), and a few seconds of drawing. */
 export const MAX_BULK_LABELS = 500;
 
 /**
