@@ -1,4 +1,4 @@
-import type { Db } from '../base/db/client.js';
+import { type Db, isEmbedded } from '../base/db/client.js';
 import type { Host } from '../http/host.js';
 import type { EventLog } from './event-log.js';
 import { createWorker, type Worker, type WorkerTask } from './worker.js';
@@ -34,18 +34,20 @@ export interface Delivery {
 }
 
 /**
- * A worker of the host's process: started when it is ready, woken by each event recorded here,
- * stopped (waiting for its round) as it closes. Its timer never keeps the process alive.
+ * A worker of the host's process on `db`: started when it is ready, woken by each event recorded
+ * here, stopped (waiting for its round) as it closes. Its timer never keeps the process alive. On
+ * the embedded database every record is this process's own, so its consumers wait for one.
  */
 export function hostWorker(
   host: Host,
-  events: EventLog,
+  { db, events }: { db: Db; events: EventLog },
   tasks: readonly WorkerTask[],
   options: { pollIntervalMs: number; batchWindowMs?: number; failed: string },
 ): Worker {
   const worker = createWorker(tasks, {
     pollIntervalMs: options.pollIntervalMs,
     batchWindowMs: options.batchWindowMs,
+    soleWriter: isEmbedded(db),
     onError: (task, error) => host.log.error({ err: error, task }, options.failed),
   });
   events.onRecorded(() => worker.wake());
@@ -70,7 +72,7 @@ export function inProcessDelivery(
     runs: here,
     run(consumer, tasks, options) {
       if (!here(consumer)) return { wake: () => events.announce() };
-      return hostWorker(host, events, tasks(), {
+      return hostWorker(host, { db, events }, tasks(), {
         pollIntervalMs: pace.pollIntervalMs,
         batchWindowMs: options.batched ? pace.batchWindowMs : undefined,
         failed: options.failed,

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../base/db/client.js';
 import { advanceConsumer, findSettledEvents, leaseConsumer, type StoredEvent } from './events.repository.js';
+import type { WorkerTask } from './worker.js';
 
 /**
  * A reader of the event log that must see every event once: webhook fan-out today, customer
@@ -43,4 +44,22 @@ export async function pumpConsumer(db: Db, consumer: OutboxConsumer, now: Date, 
     await advanceConsumer(tx, consumer.name, last, now);
     return events.length;
   });
+}
+
+/**
+ * The worker task that pumps `consumer`: again at once while its batches come full, and (an
+ * `afterWrites` task) on a database only this process writes, only after a record wakes it.
+ */
+export function pumpTask(
+  name: string,
+  db: Db,
+  consumer: OutboxConsumer,
+  now: () => Date,
+  batchSize: number,
+): WorkerTask {
+  return {
+    name,
+    afterWrites: true,
+    run: async () => (await pumpConsumer(db, consumer, now(), batchSize)) === batchSize,
+  };
 }

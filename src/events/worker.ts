@@ -9,6 +9,13 @@ export interface WorkerTask {
   settled?(): Promise<void>;
   /** Told of wake(): a task waiting within its round (for a free send slot) stops waiting, so new work is not held up behind it. */
   wake?(): void;
+  /**
+   * The task has work only once something is written (it reads the event log's new records). On a
+   * database no other process writes (the embedded one: `soleWriter`), it runs after a wake()
+   * rather than in every round, and once every QUIET_ROUND_MS besides, should anything have been
+   * written without one.
+   */
+  readonly afterWrites?: boolean;
 }
 
 export interface Worker {
@@ -21,6 +28,11 @@ export interface Worker {
 
 /** How long after wake() the tasks run again, for the change that woke them to have committed. */
 const COMMIT_SETTLE_MS = 50;
+/**
+ * How often a sole writer's `afterWrites` tasks run with no wake: they read what only this
+ * process writes, and every write of it wakes them, so this is a safety net, not their pace.
+ */
+export const QUIET_ROUND_MS = 30_000;
 
 interface Options {
   /** How often the tasks run when nothing wakes them. */
@@ -35,6 +47,12 @@ interface Options {
    * A task that answers true (work it could do at once) is run again without waiting.
    */
   batchWindowMs?: number;
+  /**
+   * Whether this process is the only one that writes to the database (the embedded one): its
+   * `afterWrites` tasks then wait for a wake(). An idle install's rounds cost 25–60 ms of CPU a
+   * second on the embedded database, most of it the event log's consumers looking for new records.
+   */
+  soleWriter?: boolean;
 }
 
 /**
@@ -53,6 +71,11 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
   let again = false;
   let started = false;
   let lastStart = Number.NEGATIVE_INFINITY;
+  // Per task: woken since it last ran (or left work then), and when it last ran.
+  const woken = tasks.map(() => true);
+  const lastRun = tasks.map(() => Number.NEGATIVE_INFINITY);
+  const mayRun = (i: number) =>
+    !options.soleWriter || !tasks[i]!.afterWrites || woken[i]! || performance.now() - lastRun[i]! >= QUIET_ROUND_MS;
 
   const schedule = (ms: number) => {
     if (abort.signal.aborted || !started) return;
@@ -72,6 +95,7 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
   let followUp: NodeJS.Timeout | undefined;
   const nudge = () => {
     if (abort.signal.aborted) return;
+    woken.fill(true);
     if (round) {
       again = true;
       for (const task of tasks) task.wake?.();
@@ -84,11 +108,19 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
       again = false;
       more = false;
       lastStart = performance.now();
-      for (const task of tasks) {
+      for (const [i, task] of tasks.entries()) {
         if (abort.signal.aborted) return;
+        if (!mayRun(i)) continue;
+        // Cleared before it runs: a wake while it runs (a write it did not see) runs it again.
+        woken[i] = false;
+        lastRun[i] = performance.now();
         try {
-          if (await task.run(abort.signal, nudge)) more = true;
+          if (await task.run(abort.signal, nudge)) {
+            more = true;
+            woken[i] = true;
+          }
         } catch (error) {
+          woken[i] = true;
           if (!abort.signal.aborted) options.onError(task.name, error);
         }
       }

@@ -71,4 +71,42 @@ describe('the background worker', () => {
     worker.wake();
     await until('the next round, at the poll interval rather than the window', () => rounds.length >= 2);
   });
+
+  it('on a sole writer, runs a task that waits for writes only after a wake, every other task each round', async () => {
+    const polls: number[] = [];
+    const reads: number[] = [];
+    let nudge: (() => void) | undefined;
+    const tasks = [
+      {
+        name: 'due work',
+        run: async (_signal: AbortSignal, wake?: () => void) => {
+          nudge = wake;
+          polls.push(polls.length);
+          return false;
+        },
+      },
+      { name: 'records', afterWrites: true, run: async () => reads.push(polls.length) < 0 },
+    ];
+    worker = createWorker(tasks, { pollIntervalMs: 10, soleWriter: true, onError: () => {} });
+    worker.start();
+    await until('six rounds of the due work', () => polls.length >= 6);
+    // The first round reads (whatever was written before the start), no later one without a wake.
+    expect(reads).toEqual([1]);
+    // A wake as the work done here gives one (worker.wake() adds a second look a moment later).
+    nudge!();
+    await until('the read after the wake', () => reads.length === 2);
+    const since = polls.length;
+    await until('six more rounds', () => polls.length >= since + 6);
+    expect(reads).toHaveLength(2);
+  });
+
+  it('with other writers, runs a task that waits for writes in every round', async () => {
+    let reads = 0;
+    worker = createWorker([{ name: 'records', afterWrites: true, run: async () => ++reads < 0 }], {
+      pollIntervalMs: 10,
+      onError: () => {},
+    });
+    worker.start();
+    await until('five rounds without a wake', () => reads >= 5);
+  });
 });

@@ -125,6 +125,14 @@ export function pooledDatabase(pool: pg.Pool): Db {
   return db;
 }
 
+const poolOf = (db: Db) => {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : undefined;
+};
+
+/** Whether `db` is the embedded database, which only this process can open: nothing else writes to it. */
+export const isEmbedded = (db: Db) => poolOf(db) === undefined;
+
 /** A connection of its own, for work that holds a session-level lock across statements and transactions. */
 export interface DedicatedSession {
   /** The database on that one connection (its transactions run there). */
@@ -140,8 +148,8 @@ export interface DedicatedSession {
  * the connection dies with its process); PGlite is one session already, so it is itself.
  */
 export async function dedicatedSession(db: Db): Promise<DedicatedSession> {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  if (!(client instanceof pg.Pool)) return { db, engine: 'pglite', release: () => {} };
+  const client = poolOf(db);
+  if (!client) return { db, engine: 'pglite', release: () => {} };
   const connection = await client.connect();
   return {
     db: drizzlePostgres(connection, { schema }) as unknown as Db,

@@ -4,7 +4,7 @@ import type { SecretBox } from '../../base/secret-box.js';
 import { ChannelCallError, type ChannelName, type Fulfilment } from '../../channels/channel-adapter.js';
 import { openCredentials } from '../../channels/channel-credentials.js';
 import type { ChannelAdapters } from '../../channels/channel-registry.js';
-import { pumpConsumer } from '../../events/outbox.js';
+import { pumpTask } from '../../events/outbox.js';
 import { nextAttemptAt } from '../../events/retry.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { channelWritebackConsumer, type FulfilmentPayload, type TrackPayload } from './channel-writeback.plan.js';
@@ -83,10 +83,7 @@ export function channelWritebackTasks(deps: WritebackDeps): WorkerTask[] {
   const { db, clock } = deps;
   const random = deps.random ?? Math.random;
   const consumer = channelWritebackConsumer(() => clock.now());
-  const consume: WorkerTask = {
-    name: 'channel write-back jobs',
-    run: async () => (await pumpConsumer(db, consumer, clock.now(), CONSUME_BATCH)) === CONSUME_BATCH,
-  };
+  const consume = pumpTask('channel write-back jobs', db, consumer, () => clock.now(), CONSUME_BATCH);
   const leaseMs = CALLS_PER_JOB * deps.callTimeoutMs + deps.leaseMarginMs;
   const perChannel = new Map<string, number>();
   const sending = new Set<string>();

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { StoredEvent } from '../../events/events.repository.js';
-import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
+import { type OutboxConsumer, pumpTask } from '../../events/outbox.js';
 import { nextAttemptAt } from '../../events/retry.js';
 import type { WorkerTask } from '../../events/worker.js';
 import {
@@ -176,10 +176,7 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
       await planReturnMessages(tx, deps, batch, new Date());
     },
   };
-  const consume: WorkerTask = {
-    name: 'buyer message jobs',
-    run: async () => (await pumpConsumer(db, consumer, new Date(), CONSUME_BATCH)) === CONSUME_BATCH,
-  };
+  const consume = pumpTask('buyer message jobs', db, consumer, () => new Date(), CONSUME_BATCH);
   const leaseMs = deps.send.timeoutMs * 3 + deps.leaseMarginMs;
 
   async function attempt(

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../base/db/client.js';
 import { findEventsByIds, type StoredEvent } from '../../events/events.repository.js';
-import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
+import { type OutboxConsumer, pumpTask } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import { nextAttemptAt } from '../../events/retry.js';
@@ -114,10 +114,7 @@ export const notificationsConsumer: OutboxConsumer = {
  */
 export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl: string): WorkerTask[] {
   const mailOn = settings.smtpUrl !== undefined && settings.mailFrom !== undefined;
-  const consume: WorkerTask = {
-    name: 'notification jobs',
-    run: async () => (await pumpConsumer(db, notificationsConsumer, new Date(), CONSUME_BATCH)) === CONSUME_BATCH,
-  };
+  const consume = pumpTask('notification jobs', db, notificationsConsumer, () => new Date(), CONSUME_BATCH);
   const send = mailOn ? smtpMailer(settings.smtpUrl!, settings.timeoutMs) : undefined;
   // Connect, greet and send each have the timeout; a lease outlasts all three.
   const leaseMs = 3 * settings.timeoutMs + settings.leaseMarginMs;

@@ -258,6 +258,7 @@ export function webhookTasks(
   return [
     {
       name: 'webhook fan-out',
+      afterWrites: true,
       // The fan-out runs beside the sends rather than in turn with them: the worker's round would
       // otherwise hold each pick of the next deliveries behind a fan-out transaction (five
       // statements, each queued behind the API's under load), and each fan-out behind a pick.

@@ -7,7 +7,7 @@ import { matchRule, type NdrRule } from '../../domain/rto/ndr-automation.js';
 import { reattemptDays } from '../../domain/shipment/ndr-rules.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { StoredEvent } from '../../events/events.repository.js';
-import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
+import { type OutboxConsumer, pumpConsumer, pumpTask } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import * as repo from './ndr-rules.repository.js';
 import type { NdrService, RuleRef } from './ndr.service.js';
@@ -183,10 +183,7 @@ export function createNdrRules({
   }
 
   const tasks: WorkerTask[] = [
-    {
-      name: 'ndr rule plans',
-      run: async () => (await pumpConsumer(db, consumer, clock.now(), CONSUME_BATCH)) === CONSUME_BATCH,
-    },
+    pumpTask('ndr rule plans', db, consumer, () => clock.now(), CONSUME_BATCH),
     { name: 'ndr rule actions', run: runDue },
   ];
 

@@ -43,7 +43,8 @@ export function registerNdr(host: Host, { db, clock, rates, events, settings, ap
     record: auditRecorder(clock),
   });
   const rules = createNdrRules({ db, clock, calendar: rates.calendar, events, ndr });
-  if (host.timers) hostWorker(host, events, rules.tasks, { ...settings.workers, failed: 'NDR rules task failed' });
+  if (host.timers)
+    hostWorker(host, { db, events }, rules.tasks, { ...settings.workers, failed: 'NDR rules task failed' });
   host.expose('ndrRules', rules);
   host.routes?.add('account', ndrRoutes(ndr));
   host.routes?.add('carrierActions', carrierActionRoutes(ndr));
