@@ -189,13 +189,14 @@ export async function fillYear(client: pg.Client, opts: FillOptions): Promise<Fi
   for (const index of indexes) await client.query(index.def);
   steps.push({ name: `${indexes.length} indexes rebuilt`, ms: performance.now() - indexStarted });
   log(`  ${indexes.length} indexes rebuilt in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`);
-  await step('shipment counters and daily totals (rebuilt)', 'select dakiya_rebuild_shipment_counts()');
+  await step('shipment counters, daily and monthly totals (rebuilt)', 'select dakiya_rebuild_shipment_counts()');
   const vacuumStarted = performance.now();
   for (const table of [
     ...BULK_TABLES,
     'shipment_counts',
     'shipment_facet_counts',
     'shipment_daily_totals',
+    'shipment_monthly_totals',
     'rto_history',
   ])
     await client.query(`vacuum (analyze) ${table}`);

@@ -25,8 +25,11 @@ export function weekdayOf(day: IndiaDay): number {
   return (((day + 4) % 7) + 7) % 7;
 }
 
-/** `YYYY-MM-DD`, by Howard Hinnant's civil-from-days algorithm (no Date allocation per call). */
-export function formatDay(day: IndiaDay): string {
+/**
+ * The calendar date of a day as one number, year * 10000 + month * 100 + day of month, by Howard
+ * Hinnant's civil-from-days algorithm (a number, so no allocation per call: quotes format dates).
+ */
+function civil(day: IndiaDay): number {
   const z = day + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -36,7 +39,45 @@ export function formatDay(day: IndiaDay): string {
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
+  return y * 10000 + m * 100 + d;
+}
+
+/** `YYYY-MM-DD`. */
+export function formatDay(day: IndiaDay): string {
+  const date = civil(day);
+  const m = Math.floor(date / 100) % 100;
+  const d = date % 100;
+  return `${Math.floor(date / 10000)}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
+}
+
+/** The first day of the calendar month `day` is in. */
+export const monthStartOf = (day: IndiaDay): IndiaDay => day - (civil(day) % 100) + 1;
+
+/** The first day of the calendar month after the one `day` is in (31 days on is always in it). */
+const nextMonthStartOf = (day: IndiaDay): IndiaDay => monthStartOf(monthStartOf(day) + 31);
+
+/** An inclusive range of India days. */
+export interface DayRange {
+  first: IndiaDay;
+  last: IndiaDay;
+}
+
+/**
+ * An inclusive range of days cut at the starts of calendar months: the months wholly inside it,
+ * named by their first days (first to last; none when null), and the days left before and after
+ * them, for totals kept per month above totals kept per day (whole months summed, the rest by day).
+ * Without a whole month the range is all days.
+ */
+export function splitIntoMonths({ first, last }: DayRange): { months: DayRange | null; days: DayRange[] } {
+  if (first > last) return { months: null, days: [] };
+  const monthsStart = monthStartOf(first) === first ? first : nextMonthStartOf(first);
+  // The months end where the month of the day after `last` begins.
+  const monthsEnd = monthStartOf(last + 1);
+  if (monthsStart >= monthsEnd) return { months: null, days: [{ first, last }] };
+  const days: DayRange[] = [];
+  if (first < monthsStart) days.push({ first, last: monthsStart - 1 });
+  if (monthsEnd <= last) days.push({ first: monthsEnd, last });
+  return { months: { first: monthsStart, last: monthStartOf(monthsEnd - 1) }, days };
 }
 
 /** The instant an India calendar day begins. */

@@ -6,8 +6,10 @@ import {
   formatDay,
   indiaDayOf,
   indiaMinuteOfDay,
+  monthStartOf,
   parseDay,
   parseHolidaysFile,
+  splitIntoMonths,
   weekdayOf,
 } from './calendar.js';
 import { loadCalendar } from '../data-files.js';
@@ -298,5 +300,77 @@ describe('planDayTotals', () => {
     expect(plan.days && [formatDay(plan.days.first), formatDay(plan.days.last)]).toEqual(days && [...days]);
     expect(pairs(plan.add)).toEqual(add.map((r) => [...r]));
     expect(pairs(plan.subtract)).toEqual(subtract.map((r) => [...r]));
+  });
+});
+
+describe('splitIntoMonths', () => {
+  it('finds the first day of the month of every day from 2025 to 2028', () => {
+    for (let d = day('2025-01-01'); d <= day('2028-12-31'); d++) {
+      expect(formatDay(monthStartOf(d))).toBe(`${formatDay(d).slice(0, 8)}01`);
+    }
+  });
+
+  const range = (first: string, last: string) => ({ first: day(first), last: day(last) });
+  it.each([
+    ['a 31-day month exactly', '2026-10-01', '2026-10-31', ['2026-10-01', '2026-10-01'], []],
+    ['a 30-day month exactly', '2026-11-01', '2026-11-30', ['2026-11-01', '2026-11-01'], []],
+    ['February of 28 days exactly', '2026-02-01', '2026-02-28', ['2026-02-01', '2026-02-01'], []],
+    ['February 2026 less its last day', '2026-02-01', '2026-02-27', null, [['2026-02-01', '2026-02-27']]],
+    ['February of the leap year 2028 exactly', '2028-02-01', '2028-02-29', ['2028-02-01', '2028-02-01'], []],
+    ['February 2028 to its 28th: not whole', '2028-02-01', '2028-02-28', null, [['2028-02-01', '2028-02-28']]],
+    ['April 2027 exactly', '2027-04-01', '2027-04-30', ['2027-04-01', '2027-04-01'], []],
+    ['inside one month', '2026-11-03', '2026-11-20', null, [['2026-11-03', '2026-11-20']]],
+    ['one day, the first of its month', '2026-11-01', '2026-11-01', null, [['2026-11-01', '2026-11-01']]],
+    ['one day, the last of its month', '2026-10-31', '2026-10-31', null, [['2026-10-31', '2026-10-31']]],
+    ['across a month end with neither month whole', '2026-10-02', '2026-11-29', null, [['2026-10-02', '2026-11-29']]],
+    [
+      'a year to today: eleven whole months, days at both ends',
+      '2025-11-29',
+      '2026-11-28',
+      ['2025-12-01', '2026-10-01'],
+      [
+        ['2025-11-29', '2025-11-30'],
+        ['2026-11-01', '2026-11-28'],
+      ],
+    ],
+    ['a calendar year', '2026-01-01', '2026-12-31', ['2026-01-01', '2026-12-01'], []],
+    [
+      'first on a month start, last inside a month',
+      '2026-09-01',
+      '2026-11-15',
+      ['2026-09-01', '2026-10-01'],
+      [['2026-11-01', '2026-11-15']],
+    ],
+    [
+      'first inside a month, last on a month end',
+      '2026-09-15',
+      '2026-11-30',
+      ['2026-10-01', '2026-11-01'],
+      [['2026-09-15', '2026-09-30']],
+    ],
+    [
+      'a day either side of a month, across a year end',
+      '2026-12-31',
+      '2027-02-01',
+      ['2027-01-01', '2027-01-01'],
+      [
+        ['2026-12-31', '2026-12-31'],
+        ['2027-02-01', '2027-02-01'],
+      ],
+    ],
+    [
+      'a leap February among whole months',
+      '2028-01-15',
+      '2028-03-31',
+      ['2028-02-01', '2028-03-01'],
+      [['2028-01-15', '2028-01-31']],
+    ],
+    ['first after last', '2026-11-02', '2026-11-01', null, []],
+  ] as const)('%s', (_name, first, last, months, days) => {
+    const split = splitIntoMonths(range(first, last));
+    expect(split.months && [formatDay(split.months.first), formatDay(split.months.last)]).toEqual(
+      months && [...months],
+    );
+    expect(split.days.map((d) => [formatDay(d.first), formatDay(d.last)])).toEqual(days.map((d) => [...d]));
   });
 });

@@ -315,6 +315,7 @@ export const NOT_PERSONAL: Record<string, string> = {
   shipment_facet_counts: 'counts by facet',
   shipment_invoices: "the merchant's invoice numbers (their prefix and sequence)",
   shipment_milestones: 'milestone names',
+  shipment_monthly_totals: 'counts and order values by month, store and status',
   store_logos: "the merchant's logos",
   stores: "the merchant's brands, support contacts and seller details for tax invoices",
   two_factor_logins: "the merchant's team's second factors, sealed",

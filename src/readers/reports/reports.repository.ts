@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { formatDay, planDayTotals } from '../../domain/calendar.js';
+import { type DayRange, formatDay, planDayTotals, splitIntoMonths } from '../../domain/calendar.js';
 import { andAll, forwardInStores, ownStoreIn } from '../shipments/store-limit.js';
 import { type Executor, queryPreparedRows, queryRows } from '../../base/db/client.js';
 
@@ -12,11 +12,13 @@ export interface StatusTotals {
 
 /**
  * Forward shipments whose order was created in [from, to], by status and payment type. The whole
- * India days inside the range are summed from shipment_daily_totals (kept by trigger), the parts
+ * India calendar months inside the range are summed from shipment_monthly_totals, its other whole
+ * India days from shipment_daily_totals (both kept by one trigger, migration 0084), and the parts
  * left at its ends counted on shipments through shipments_account_created_report_idx (an
  * index-only scan: every column read is in the index), or their days summed and the rest of those
  * days counted off when that is less (planDayTotals: a range that ends `now` counts off the empty
- * rest of today), so a year costs 365 days' rows rather than a year's shipments.
+ * rest of today). A year reads eleven or twelve months' rows and about a month of days' rather
+ * than 365 days' rows (each up to 16 shards until retention folds them), let alone its shipments.
  */
 export async function forwardTotals(
   db: Executor,
@@ -34,18 +36,21 @@ export async function forwardTotals(
                ${andAll(ownStoreIn(sql`store_id`, reach))}
          group by status, is_cod`;
   const parts: SQL[] = [...add.map((part) => counted(part, '')), ...subtract.map((part) => counted(part, '-'))];
-  if (days)
-    parts.push(
+  if (days) {
+    const { months, days: rest } = splitIntoMonths(days);
+    const summed = (key: 'month' | 'day', r: DayRange) =>
       sql`select status, is_cod, sum(shipments) as shipments, sum(value_paise) as value_paise
-            from shipment_daily_totals
-           where account_id = ${accountId} and day >= ${formatDay(days.first)}::date and day <= ${formatDay(days.last)}::date
+            from ${sql.raw(key === 'month' ? 'shipment_monthly_totals' : 'shipment_daily_totals')}
+           where account_id = ${accountId} and ${sql.raw(key)} >= ${formatDay(r.first)}::date and ${sql.raw(key)} <= ${formatDay(r.last)}::date
                  ${andAll(storeKeyIn(reach))}
-           group by status, is_cod`,
-    );
+           group by status, is_cod`;
+    if (months) parts.push(summed('month', months));
+    for (const r of rest) parts.push(summed('day', r));
+  }
   if (parts.length === 0) return [];
   // Prepared: planning each edge's count cost more than running it (1.6 ms against 0.2 at a year,
   // the shipments table's indexes and the range's end probed past the statistics), and a range's
-  // few shapes (which edges, a store limit) each get their own statement.
+  // few shapes (which edges, months and days at either end, a store limit) each get their own statement.
   const rows = await queryPreparedRows<{
     status: string;
     is_cod: boolean;
@@ -66,7 +71,7 @@ export async function forwardTotals(
   }));
 }
 
-/** A store-limited credential's condition on the daily totals' store key (the store's id as text, '' for none). */
+/** A store-limited credential's condition on the totals' store key (the store's id as text, '' for none). */
 const storeKeyIn = (reach: readonly string[] | null): SQL[] =>
   reach === null ? [] : [sql`store_id = any(${`{${reach.join(',')}}`}::text[])`];
 

@@ -1,7 +1,13 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, ne, SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRowsByKey, queryRows } from '../../base/db/client.js';
-import { shipmentCounts, shipmentDailyTotals, shipmentFacetCounts, shipments } from '../../base/db/schema.js';
-import { formatDay, planDayTotals } from '../../domain/calendar.js';
+import {
+  shipmentCounts,
+  shipmentDailyTotals,
+  shipmentFacetCounts,
+  shipmentMonthlyTotals,
+  shipments,
+} from '../../base/db/schema.js';
+import { type DayRange, formatDay, planDayTotals, splitIntoMonths } from '../../domain/calendar.js';
 import { ELEMENT_COLUMNS, ELEMENT_JOINS, type ElementRow } from './shipment-element.repository.js';
 import { conditions, type ShipmentFilters } from './shipment-filters.repository.js';
 import { COUNTER_STATUS_COLUMNS, needsRows, statusFilter } from './status-filter.js';
@@ -86,10 +92,11 @@ const LATEST = new Date('9999-12-30T00:00:00Z');
 
 /**
  * The exact count of a created_at range (with or without a store filter, nothing else): its whole
- * India days summed from shipment_daily_totals, the parts of days at its ends counted on the
- * account's created_at index (or their days summed and the rest of those days counted off, when
- * that is less to count: a range that ends `now` counts off the empty rest of today), so a year's
- * range reads 365 days' rows rather than a year's index.
+ * India calendar months summed from shipment_monthly_totals and its other whole India days from
+ * shipment_daily_totals, the parts of days at its ends counted on the account's created_at index
+ * (or their days summed and the rest of those days counted off, when that is less to count: a
+ * range that ends `now` counts off the empty rest of today), so a year's range reads a dozen
+ * months' and about a month of days' rows rather than a year's index.
  */
 function createdRangeTotal(db: Executor, accountId: string, f: ShipmentFilters, now: Date): SQLWrapper | undefined {
   const active = activeFilters(f).filter((key) => key !== 'storeIds');
@@ -97,7 +104,7 @@ function createdRangeTotal(db: Executor, accountId: string, f: ShipmentFilters, 
   if (active.length !== 1 || active[0] !== 'dateRanges' || !range || Object.keys(f.dateRanges!).length !== 1)
     return undefined;
   const { days, add, subtract } = planDayTotals({ from: range.from ?? EARLIEST, to: range.to ?? LATEST }, now);
-  // The daily totals key a store by its id as text ('' for none), which the ids compare equal to.
+  // The totals key a store by its id as text ('' for none), which the ids compare equal to.
   const inStores = (column: Parameters<typeof inArray>[0]) => (f.storeIds ? [inArray(column, f.storeIds)] : []);
   const counted = (part: { from: Date; to: Date }) =>
     sql`(${db
@@ -113,20 +120,25 @@ function createdRangeTotal(db: Executor, accountId: string, f: ShipmentFilters, 
       )})`;
   const parts = add.map(counted);
   if (days) {
-    const d = shipmentDailyTotals;
-    parts.push(
+    const { months, days: rest } = splitIntoMonths(days);
+    const summed = (
+      t: typeof shipmentMonthlyTotals | typeof shipmentDailyTotals,
+      key: typeof shipmentMonthlyTotals.month | typeof shipmentDailyTotals.day,
+      r: DayRange,
+    ) =>
       sql`(${db
-        .select({ n: sql`coalesce(sum(${d.shipments}), 0)` })
-        .from(d)
+        .select({ n: sql`coalesce(sum(${t.shipments}), 0)` })
+        .from(t)
         .where(
           and(
-            eq(d.accountId, accountId),
-            gte(d.day, formatDay(days.first)),
-            lte(d.day, formatDay(days.last)),
-            ...inStores(d.storeId),
+            eq(t.accountId, accountId),
+            gte(key, formatDay(r.first)),
+            lte(key, formatDay(r.last)),
+            ...inStores(t.storeId),
           ),
-        )})`,
-    );
+        )})`;
+    if (months) parts.push(summed(shipmentMonthlyTotals, shipmentMonthlyTotals.month, months));
+    for (const r of rest) parts.push(summed(shipmentDailyTotals, shipmentDailyTotals.day, r));
   }
   const sum = parts.length === 0 ? sql`0` : sql.join(parts, sql` + `);
   return sql`select ${sum}${sql.join(

@@ -1,8 +1,8 @@
 import { bigint, boolean, date, integer, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './tenancy.js';
 
-// Counters the database keeps of the shipments table by trigger (migrations 0005, 0016, 0023 and
-// 0076), so a listing's total or a report reads a few rows where counting would read the account's
+// Counters the database keeps of the shipments table by trigger (migrations 0005, 0016, 0023, 0076
+// and 0084), so a listing's total or a report reads a few rows where counting would read the account's
 // shipments. Each key has up to 16 rows (shards, migration 0023); a count is the sum over them.
 
 /**
@@ -72,10 +72,11 @@ export const shipmentFacetCounts = pgTable(
 /**
  * Shipments per account and India calendar day of their creation, by store, status and payment
  * type, with their order value: the reports' totals and the listing's created_at range total sum
- * the whole days of a range here and count only its two partial days on shipments (readers/reports,
- * readers/shipments). Kept by the same deferred triggers as the counts above. Its key's index also
- * holds `shipments` and `value_paise` (INCLUDE, migration 0082, which drizzle cannot declare), so a
- * range's sum is an index-only scan.
+ * the whole days of a range outside its whole months here (the months from the monthly totals
+ * below) and count only its two partial days on shipments (readers/reports, readers/shipments).
+ * Kept by the same deferred triggers as the counts above. Its key's index also holds `shipments`
+ * and `value_paise` (INCLUDE, migration 0082, which drizzle cannot declare), so a range's sum is an
+ * index-only scan.
  */
 export const shipmentDailyTotals = pgTable(
   'shipment_daily_totals',
@@ -97,6 +98,38 @@ export const shipmentDailyTotals = pgTable(
     primaryKey({
       name: 'shipment_daily_totals_pkey',
       columns: [t.accountId, t.day, t.storeId, t.status, t.isCod, t.shard],
+    }),
+  ],
+);
+
+/**
+ * The daily totals above summed by India calendar month (`month` is the month's first day), kept
+ * by the same trigger in the same statement (migration 0084): a range's whole months are summed
+ * here, its other whole days from the daily totals, so a year reads a dozen months' rows where it
+ * read 365 days'. Its key's index holds the sums too (INCLUDE in migration 0084, which drizzle
+ * cannot declare). Retention does not fold its shards as it folds the days': up to 16 rows per key
+ * stay.
+ */
+export const shipmentMonthlyTotals = pgTable(
+  'shipment_monthly_totals',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** The first India calendar day of the month of the shipment's created_at (UTC+05:30). */
+    month: date('month').notNull(),
+    /** The store's id, '' for none. */
+    storeId: text('store_id').notNull(),
+    status: text('status').notNull(),
+    isCod: boolean('is_cod').notNull(),
+    shard: smallint('shard').notNull().default(0),
+    shipments: bigint('shipments', { mode: 'number' }).notNull(),
+    valuePaise: bigint('value_paise', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'shipment_monthly_totals_pkey',
+      columns: [t.accountId, t.month, t.storeId, t.status, t.isCod, t.shard],
     }),
   ],
 );
