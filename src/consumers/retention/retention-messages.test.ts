@@ -130,6 +130,7 @@ describe('retention of customer e-mails and buyer messages', () => {
         return_events: 0,
         events: 0,
         shipment_daily_totals: 0,
+        shipment_monthly_totals: 0,
       },
       before: {
         webhook_deliveries: '2026-10-21T06:30:00.000Z',
@@ -144,6 +145,7 @@ describe('retention of customer e-mails and buyer messages', () => {
         return_events: '2025-11-20T06:30:00.000Z',
         events: '2026-08-22T06:30:00.000Z',
         shipment_daily_totals: '2026-11-19T18:30:00.000Z',
+        shipment_monthly_totals: '2026-10-31T18:30:00.000Z',
       },
     });
     // Row for row: the old ones gone, every other row of the tables (the bookings' own) untouched.

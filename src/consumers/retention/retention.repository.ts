@@ -145,37 +145,53 @@ export const pruneFinishedWritebacks = (db: Executor, cutoff: Date, limit: numbe
     limit,
   );
 
+/** The reports' two levels of totals: each one's table and the column naming a row's day or month. */
+export const TOTALS = {
+  day: { table: 'shipment_daily_totals', period: 'day' },
+  month: { table: 'shipment_monthly_totals', period: 'month' },
+} as const;
+export type TotalsLevel = keyof typeof TOTALS;
+
 /**
- * Folds the daily totals of days before `today` (an India day, YYYY-MM-DD) written to other
- * shards than 0 into shard 0, at most `limit` rows a statement: each booking's trigger adds to its
- * connection's shard so that concurrent bookings never wait on one row (migration 0076), which
- * leaves up to 16 rows per day, store, status and COD for a report to sum. Past days change only
- * when an old parcel's status moves, so after a fold they keep about one row each. The sums never
+ * Folds the totals of one level (days, or months by their first day) before `before` (an India
+ * day, YYYY-MM-DD: today, or this month's first day) written to other shards than 0 into shard 0,
+ * at most `limit` rows a statement: each booking's trigger adds to its connection's shard so that
+ * concurrent bookings never wait on one row (migrations 0076, 0084), which leaves up to 16 rows per
+ * day or month, store, status and COD for a report to sum. Closed days and months change only when
+ * an old parcel's status moves, so after a fold they keep about one row each. The sums never
  * change: the rows leave and their totals land on shard 0 in one statement; a trigger that adds to
  * a row being folded waits for it and then writes a shard row anew, folded on a later run.
+ * `level` picks one of TOTALS' fixed names, never input.
  */
-export async function foldDailyTotalShards(db: Executor, today: string, limit: number): Promise<number> {
+export async function foldTotalShards(
+  db: Executor,
+  level: TotalsLevel,
+  before: string,
+  limit: number,
+): Promise<number> {
+  const table = sql.raw(TOTALS[level].table);
+  const period = sql.raw(TOTALS[level].period);
   const [row] = await queryRows<{ folded: number }>(
     db,
     sql`with picked as (
-          select account_id, day, store_id, status, is_cod, shard from shipment_daily_totals
-          where shard <> 0 and day < ${today}::date
-          order by account_id, day
+          select account_id, ${period}, store_id, status, is_cod, shard from ${table}
+          where shard <> 0 and ${period} < ${before}::date
+          order by account_id, ${period}
           limit ${limit}
           for update skip locked
         ),
         moved as (
-          delete from shipment_daily_totals t using picked p
-          where t.account_id = p.account_id and t.day = p.day and t.store_id = p.store_id
+          delete from ${table} t using picked p
+          where t.account_id = p.account_id and t.${period} = p.${period} and t.store_id = p.store_id
             and t.status = p.status and t.is_cod = p.is_cod and t.shard = p.shard
-          returning t.account_id, t.day, t.store_id, t.status, t.is_cod, t.shipments, t.value_paise
+          returning t.account_id, t.${period}, t.store_id, t.status, t.is_cod, t.shipments, t.value_paise
         ),
         landed as (
-          insert into shipment_daily_totals as c (account_id, day, store_id, status, is_cod, shard, shipments, value_paise)
-          select account_id, day, store_id, status, is_cod, 0, sum(shipments), sum(value_paise) from moved
-          group by account_id, day, store_id, status, is_cod
+          insert into ${table} as c (account_id, ${period}, store_id, status, is_cod, shard, shipments, value_paise)
+          select account_id, ${period}, store_id, status, is_cod, 0, sum(shipments), sum(value_paise) from moved
+          group by account_id, ${period}, store_id, status, is_cod
           having sum(shipments) <> 0 or sum(value_paise) <> 0
-          on conflict (account_id, day, store_id, status, is_cod, shard)
+          on conflict (account_id, ${period}, store_id, status, is_cod, shard)
           do update set shipments = c.shipments + excluded.shipments, value_paise = c.value_paise + excluded.value_paise
           returning 1
         )

@@ -29,6 +29,9 @@ const PruneAnswer = Type.Object(
         shipment_daily_totals: Count(
           "Rows of the reports' daily totals of past days folded into one per day, store, status and COD (each connection writes a row of its own).",
         ),
+        shipment_monthly_totals: Count(
+          "Rows of the reports' monthly totals of past months folded into one per month, store, status and COD (each connection writes a row of its own).",
+        ),
       }),
       before: Type.Object({
         webhook_deliveries: Before('Deliveries last changed', 'WEBHOOK_DELIVERIES_RETENTION_DAYS'),
@@ -49,6 +52,10 @@ const PruneAnswer = Type.Object(
         shipment_daily_totals: Type.String({
           format: 'date-time',
           description: "Daily totals of the days before this time (today's start in India) were folded.",
+        }),
+        shipment_monthly_totals: Type.String({
+          format: 'date-time',
+          description: "Monthly totals of the months before this time (this month's start in India) were folded.",
         }),
       }),
     }),
@@ -71,6 +78,7 @@ const PruneAnswer = Type.Object(
             return_events: 410,
             events: 9650,
             shipment_daily_totals: 214,
+            shipment_monthly_totals: 9,
           },
           before: {
             webhook_deliveries: '2026-10-28T09:00:00.000Z',
@@ -85,6 +93,7 @@ const PruneAnswer = Type.Object(
             return_events: '2025-11-27T09:00:00.000Z',
             events: '2026-08-29T09:00:00.000Z',
             shipment_daily_totals: '2026-11-26T18:30:00.000Z',
+            shipment_monthly_totals: '2026-10-31T18:30:00.000Z',
           },
         },
       },

@@ -1,7 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Clock } from '../../base/clock.js';
 import type { Executor } from '../../base/db/client.js';
-import { formatDay, indiaDayOf, indiaDayStartOf } from '../../domain/calendar.js';
+import { formatDay, type IndiaDay, indiaDayOf, indiaDayStartOf, monthStartOf } from '../../domain/calendar.js';
 import { createWorker, type Worker } from '../../events/worker.js';
 import * as history from './retention-history.repository.js';
 import type { HistoryOwner } from './retention-history.repository.js';
@@ -30,7 +30,8 @@ type OwnTable =
   | 'tracking_events'
   | 'return_events'
   | 'events'
-  | 'shipment_daily_totals';
+  | 'shipment_daily_totals'
+  | 'shipment_monthly_totals';
 type Table = OwnTable | 'webhook_attempts';
 type Removed = Partial<Record<Table, number>>;
 
@@ -102,19 +103,22 @@ const eventLog: Prunable = {
 };
 
 /**
- * Not a period: the daily totals' rows of days before today (India's), written to a shard per
- * connection, folded into one (retention.repository.ts).
+ * Not a period: the reports' totals of closed days or months, written to a shard per connection,
+ * folded into one (retention.repository.ts). `open` gives the first India day still open from
+ * today: the cutoff is its start, so the day or month before it is the last one folded.
  */
-const dailyTotalShards: Prunable = {
-  // The cutoff is today's start in India, so the day before it is the last one folded.
-  ...untilShort(
-    'shipment_daily_totals',
-    () => 0,
-    async (db, cutoff, limit) => ({
-      shipment_daily_totals: await repo.foldDailyTotalShards(db, formatDay(indiaDayOf(cutoff)), limit),
-    }),
-  ),
-  cutoff: (now) => indiaDayStartOf(indiaDayOf(now)),
+const totalShards = (level: repo.TotalsLevel, open: (today: IndiaDay) => IndiaDay): Prunable => {
+  const { table } = repo.TOTALS[level];
+  return {
+    ...untilShort(
+      table,
+      () => 0,
+      async (db, cutoff, limit) => ({
+        [table]: await repo.foldTotalShards(db, level, formatDay(indiaDayOf(cutoff)), limit),
+      }),
+    ),
+    cutoff: (now) => indiaDayStartOf(open(indiaDayOf(now))),
+  };
 };
 
 /**
@@ -175,7 +179,8 @@ const PRUNABLES: readonly Prunable[] = [
   histories('tracking_events', 'shipments'),
   histories('return_events', 'returns'),
   eventLog,
-  dailyTotalShards,
+  totalShards('day', (today) => today),
+  totalShards('month', monthStartOf),
 ];
 
 /** Every table a run removes rows of: each kind's own, and those that go with them. */

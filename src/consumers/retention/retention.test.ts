@@ -112,6 +112,7 @@ const NONE = {
   return_events: 0,
   events: 0,
   shipment_daily_totals: 0,
+  shipment_monthly_totals: 0,
 };
 
 /** A store's sales channel, disconnected: what its receipts and write-backs hang from. */
@@ -188,6 +189,7 @@ describe('POST /admin/v1/retention/prune (and the hourly job)', () => {
           return_events: '2025-11-20T06:30:00.000Z',
           events: '2026-08-22T06:30:00.000Z',
           shipment_daily_totals: '2026-11-19T18:30:00.000Z',
+          shipment_monthly_totals: '2026-10-31T18:30:00.000Z',
         },
       },
     });

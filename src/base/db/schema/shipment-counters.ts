@@ -107,8 +107,8 @@ export const shipmentDailyTotals = pgTable(
  * by the same trigger in the same statement (migration 0084): a range's whole months are summed
  * here, its other whole days from the daily totals, so a year reads a dozen months' rows where it
  * read 365 days'. Its key's index holds the sums too (INCLUDE in migration 0084, which drizzle
- * cannot declare). Retention does not fold its shards as it folds the days': up to 16 rows per key
- * stay.
+ * cannot declare). Retention folds the shards of months before the current one into shard 0, as
+ * it folds the days'.
  */
 export const shipmentMonthlyTotals = pgTable(
   'shipment_monthly_totals',
