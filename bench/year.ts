@@ -6,7 +6,8 @@
 //   npm run bench:year                                        200 parcels a day for 365 days (73,000)
 //   npm run bench:year -- --parcels-per-day=2000 --days=365   the largest account: 730,000 shipments
 //   npm run bench:year -- --prune                             the year's disk before and after pruning
-//   options: --seed=20261127 --connections=4 --seconds=8 --warmup=2 --rounds=2 --empty-days=40 --fill-only
+//   options: --seed=20261127 --connections=4 --seconds=8 --warmup=2 --rounds=2 --empty-days=40
+//            --empty-per-day=12 --fill-only
 //
 // Both accounts are made through the real API (account, key, warehouse, store, webhook endpoint to a
 // receiver on 127.0.0.1) with five real bookings; each database is then filled by fillYear
@@ -52,8 +53,14 @@ const LOAD = {
 };
 const ROUNDS = Number(args.rounds ?? 2);
 const TARGET = 1.5;
-/** The empty side's handful: one shipment a day for this many days (plus the five real bookings). */
+/**
+ * The empty side's few: EMPTY_PER_DAY shipments a day for EMPTY_DAYS days (plus the five real
+ * bookings). A parcel is in transit for about two days of its life, so at one a day the empty side
+ * listed two in transit where the year's listed a page of twenty (each with its scans written as
+ * JSON): twelve a day gives it a full page in every status the requests ask for.
+ */
 const EMPTY_DAYS = Number(args['empty-days'] ?? 40);
+const EMPTY_PER_DAY = Number(args['empty-per-day'] ?? 12);
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 const WATCHDOG_MS = 3 * 60 * 60_000;
 
@@ -136,7 +143,7 @@ async function prepare(label: Side['label'], receiverUrl: string): Promise<Side>
   const merchant = await makeMerchant(server, ADMIN_TOKEN, receiverUrl);
   await bookShipments(server, merchant, 5, `SEED-${label}`);
   await settle(database.url, merchant.accountId);
-  // The empty side gets a handful (EMPTY_DAYS, one a day) by the same generator, so that both
+  // The empty side gets a few (EMPTY_DAYS at EMPTY_PER_DAY) by the same generator, so that both
   // answer full pages in every status; the year's side a year.
   await server.stop();
   const report = await withClient(database.url, (client) =>
@@ -144,7 +151,7 @@ async function prepare(label: Side['label'], receiverUrl: string): Promise<Side>
       accountId: merchant.accountId,
       warehouseId: merchant.warehouseId,
       storeId: merchant.storeId,
-      parcelsPerDay: label === 'year' ? PER_DAY : 1,
+      parcelsPerDay: label === 'year' ? PER_DAY : EMPTY_PER_DAY,
       days: label === 'year' ? DAYS : EMPTY_DAYS,
       seed: SEED,
       log: label === 'year' ? log : undefined,
