@@ -103,6 +103,8 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
   };
 
   async function runRounds() {
+    // Never ends before its caller has kept it in `round`, even when every task is skipped.
+    await null;
     let more: boolean;
     do {
       again = false;

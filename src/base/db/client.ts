@@ -131,7 +131,7 @@ const poolOf = (db: Db) => {
 };
 
 /** Whether `db` is the embedded database, which only this process can open: nothing else writes to it. */
-export const isEmbedded = (db: Db) => poolOf(db) === undefined;
+export const isEmbedded = (db: Db) => (db as unknown as { $client?: unknown }).$client instanceof PGlite;
 
 /** A connection of its own, for work that holds a session-level lock across statements and transactions. */
 export interface DedicatedSession {

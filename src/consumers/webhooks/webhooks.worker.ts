@@ -79,6 +79,7 @@ export function webhookTasks(
   // The fan-out in progress, and whether events came in while it ran.
   let fanningOut: Promise<void> | undefined;
   let fanOutAgain = false;
+  let fanOutFailed = false;
   // What the fan-out's transaction wrote, kept until it commits.
   let handedOver: { deliveries: repo.QueuedDelivery[]; events: StoredEvent[] } | undefined;
   const fanOut = webhookFanOut((deliveries, events) => {
@@ -258,7 +259,10 @@ export function webhookTasks(
   return [
     {
       name: 'webhook fan-out',
-      afterWrites: true,
+      // It waits for a record, unless its last fan-out failed: then it tries again at every poll.
+      get afterWrites() {
+        return !fanOutFailed;
+      },
       // The fan-out runs beside the sends rather than in turn with them: the worker's round would
       // otherwise hold each pick of the next deliveries behind a fan-out transaction (five
       // statements, each queued behind the API's under load), and each fan-out behind a pick.
@@ -267,6 +271,7 @@ export function webhookTasks(
           fanOutAgain = true;
           return false;
         }
+        fanOutFailed = false;
         fanningOut = (async () => {
           do {
             fanOutAgain = false;
@@ -288,10 +293,13 @@ export function webhookTasks(
           } while (fanOutAgain && !signal.aborted);
         })()
           .catch((error: unknown) => {
+            fanOutFailed = true;
             if (!signal.aborted) onFanOutError(error);
           })
           .finally(() => {
             fanningOut = undefined;
+            // A round that came between the loop's last look and here only asked for another.
+            if (fanOutAgain && !signal.aborted) wake?.();
           });
         return false;
       },
