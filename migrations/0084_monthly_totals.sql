@@ -15,16 +15,20 @@ CREATE TABLE "shipment_monthly_totals" (
 );
 --> statement-breakpoint
 ALTER TABLE "shipment_monthly_totals" ADD CONSTRAINT "shipment_monthly_totals_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
--- The same deferred triggers (0076) keep both levels in one statement: the month's rows are
--- written by a data-modifying CTE over the same deltas, so a booking or status change pays one
--- more row change but no more statements. The months first, then the days, each in key order, so
--- two backends that share a shard take the rows in the same order. A change within one month
--- (created_at moved by a day) nets to nothing at the month's level and writes no month row.
--- `india_time` is India's wall-clock time of created_at, computed without a time-zone database so
--- PGlite and PostgreSQL agree; date_trunc of a timestamp without time zone ignores the session's.
+-- The same deferred triggers (0076) keep both levels: the month's row first, then the day's, each
+-- with the same shard rule and in key order. The month first, in a statement of its own (a
+-- data-modifying CTE runs after its main statement): a transaction that changes two parcels of one
+-- month on different days takes the month's row before either day's, so another transaction
+-- waiting for that month's row holds no day row it needs. A change within one month (created_at
+-- moved by a day) nets to nothing at the month's level and writes no month row. The India time of
+-- created_at is computed without a time-zone database so PGlite and PostgreSQL agree; date_trunc of
+-- a timestamp without time zone ignores the session's.
 CREATE OR REPLACE FUNCTION dakiya_shipment_daily_totals() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  WITH d (account_id, india_time, store_id, status, is_cod, value_paise, delta) AS (
+  INSERT INTO shipment_monthly_totals AS c (account_id, month, store_id, status, is_cod, shard, shipments, value_paise)
+  SELECT d.account_id, date_trunc('month', d.india_time)::date, d.store_id, d.status, d.is_cod, pg_backend_pid() % 16,
+         sum(d.delta), sum(d.delta * d.value_paise)
+  FROM (
     SELECT OLD.account_id, (OLD.created_at + interval '330 minutes') AT TIME ZONE 'UTC', coalesce(OLD.store_id::text, ''),
            OLD.status, OLD.is_cod, OLD.total_price_paise, -1
      WHERE TG_OP <> 'INSERT'
@@ -32,24 +36,27 @@ BEGIN
     SELECT NEW.account_id, (NEW.created_at + interval '330 minutes') AT TIME ZONE 'UTC', coalesce(NEW.store_id::text, ''),
            NEW.status, NEW.is_cod, NEW.total_price_paise, 1
      WHERE TG_OP <> 'DELETE'
-  ),
-  months AS (
-    INSERT INTO shipment_monthly_totals AS c (account_id, month, store_id, status, is_cod, shard, shipments, value_paise)
-    SELECT d.account_id, date_trunc('month', d.india_time)::date, d.store_id, d.status, d.is_cod, pg_backend_pid() % 16,
-           sum(d.delta), sum(d.delta * d.value_paise)
-      FROM d
-     GROUP BY 1, 2, 3, 4, 5
-    HAVING sum(d.delta) <> 0 OR sum(d.delta * d.value_paise) <> 0
-     ORDER BY 1, 2, 3, 4, 5
-    ON CONFLICT (account_id, month, store_id, status, is_cod, shard)
-    DO UPDATE SET shipments = c.shipments + excluded.shipments, value_paise = c.value_paise + excluded.value_paise
-  )
-  INSERT INTO shipment_daily_totals AS c (account_id, day, store_id, status, is_cod, shard, shipments, value_paise)
-  SELECT d.account_id, d.india_time::date, d.store_id, d.status, d.is_cod, pg_backend_pid() % 16, sum(d.delta), sum(d.delta * d.value_paise)
-    FROM d
-   GROUP BY 1, 2, 3, 4, 5
+  ) AS d (account_id, india_time, store_id, status, is_cod, value_paise, delta)
+  GROUP BY 1, 2, 3, 4, 5
   HAVING sum(d.delta) <> 0 OR sum(d.delta * d.value_paise) <> 0
-   ORDER BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (account_id, month, store_id, status, is_cod, shard)
+  DO UPDATE SET shipments = c.shipments + excluded.shipments, value_paise = c.value_paise + excluded.value_paise;
+  INSERT INTO shipment_daily_totals AS c (account_id, day, store_id, status, is_cod, shard, shipments, value_paise)
+  SELECT d.account_id, d.india_time::date, d.store_id, d.status, d.is_cod, pg_backend_pid() % 16,
+         sum(d.delta), sum(d.delta * d.value_paise)
+  FROM (
+    SELECT OLD.account_id, (OLD.created_at + interval '330 minutes') AT TIME ZONE 'UTC', coalesce(OLD.store_id::text, ''),
+           OLD.status, OLD.is_cod, OLD.total_price_paise, -1
+     WHERE TG_OP <> 'INSERT'
+    UNION ALL
+    SELECT NEW.account_id, (NEW.created_at + interval '330 minutes') AT TIME ZONE 'UTC', coalesce(NEW.store_id::text, ''),
+           NEW.status, NEW.is_cod, NEW.total_price_paise, 1
+     WHERE TG_OP <> 'DELETE'
+  ) AS d (account_id, india_time, store_id, status, is_cod, value_paise, delta)
+  GROUP BY 1, 2, 3, 4, 5
+  HAVING sum(d.delta) <> 0 OR sum(d.delta * d.value_paise) <> 0
+  ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (account_id, day, store_id, status, is_cod, shard)
   DO UPDATE SET shipments = c.shipments + excluded.shipments, value_paise = c.value_paise + excluded.value_paise;
   RETURN NULL;

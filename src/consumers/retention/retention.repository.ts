@@ -191,6 +191,8 @@ export async function foldTotalShards(
           select account_id, ${period}, store_id, status, is_cod, 0, sum(shipments), sum(value_paise) from moved
           group by account_id, ${period}, store_id, status, is_cod
           having sum(shipments) <> 0 or sum(value_paise) <> 0
+          -- In key order, as the triggers write: a fold and a booking on shard 0 never wait on each other crosswise.
+          order by account_id, ${period}, store_id, status, is_cod
           on conflict (account_id, ${period}, store_id, status, is_cod, shard)
           do update set shipments = c.shipments + excluded.shipments, value_paise = c.value_paise + excluded.value_paise
           returning 1

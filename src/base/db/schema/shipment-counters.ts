@@ -104,7 +104,7 @@ export const shipmentDailyTotals = pgTable(
 
 /**
  * The daily totals above summed by India calendar month (`month` is the month's first day), kept
- * by the same trigger in the same statement (migration 0084): a range's whole months are summed
+ * by the same trigger, its month row first (migration 0084): a range's whole months are summed
  * here, its other whole days from the daily totals, so a year reads a dozen months' rows where it
  * read 365 days'. Its key's index holds the sums too (INCLUDE in migration 0084, which drizzle
  * cannot declare). Retention folds the shards of months before the current one into shard 0, as
