@@ -46,7 +46,12 @@ function startBare(): Promise<ChildProcess> {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-idle-'));
 log(`machine: ${describeMachine()}`);
 log(`before: ${describeLoad()}`);
-const server = await startServerProcess({ env: { DATA_DIR: dataDir }, warm: true, timeoutMs: 180_000 });
+// The embedded database even when the caller's shell names a server (a blank DATABASE_URL is unset).
+const server = await startServerProcess({
+  env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+  warm: true,
+  timeoutMs: 180_000,
+});
 const bare = await startBare();
 try {
   log(`server pid ${server.serverPid} on ${dataDir}; settling ${SETTLE_S} s`);

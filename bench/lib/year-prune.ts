@@ -77,11 +77,14 @@ export async function pruneOnce(
         response.on('error', reject);
       },
     );
+    // Bounded all the same: past three hours something is wrong.
+    request.setTimeout(3 * 60 * 60_000, () => request.destroy(new Error('the prune route gave no answer in 3 hours')));
     request.on('error', reject);
     request.end();
   });
+  if (status !== 200) throw new Error(`prune answered ${status}: ${text}`);
   const body = JSON.parse(text) as { data?: { pruned: Record<string, number> } };
-  if (status !== 200 || !body.data) throw new Error(`prune answered ${status}: ${text}`);
+  if (!body.data) throw new Error(`prune answered ${status} without data: ${text}`);
   return { ms: performance.now() - started, pruned: body.data.pruned };
 }
 
