@@ -69,12 +69,7 @@ export async function openPostgres(
   maxConnections = 10,
   onConnectionError?: ConnectionErrorLog,
 ): Promise<Database> {
-  // A named statement (queryPreparedRows) is planned once per connection, as it says. Left to
-  // `auto`, PostgreSQL planned the listing's page anew at every execution once a year of statistics
-  // made the generic plan's estimate look dearer: 3.5 ms of planning for 3.5 of running, where the
-  // generic plan runs in 2.5 (decision 186). A startup parameter, so no statement of its own; an
-  // `options` in the URL takes its place.
-  const pool = new pg.Pool({ connectionString, max: maxConnections, options: '-c plan_cache_mode=force_generic_plan' });
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
   const report = onConnectionError ?? (() => {});
   // A client that loses its server emits 'error'. The pool listens only while the client is idle
   // (and then drops it); a client checked out for a transaction has no listener of its own, and an
