@@ -39,15 +39,22 @@ import pg from 'pg';
 import { openPglite, queryRows } from '../src/base/db/client.js';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { type BaselineProcess, startBaselineProcess } from './lib/baseline-process.js';
-import { benchSetting, formatLoadResult, type LoadResult, processCpuMicros, runLoad } from './lib/load.js';
+import {
+  backendPids,
+  bookingServerEnv,
+  drainBacklog,
+  ORCHESTRATE,
+  ORDER_ID_TOKEN,
+  prepareBookingServer,
+  SANDBOX_QUIET,
+} from './lib/booking-server.js';
+import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import { median, medianAndSpread, percentile } from './lib/stats.js';
-import { createAccount, type ServerProcess, startServerProcess } from '../test/server-process.js';
+import { type ServerProcess, startServerProcess } from '../test/server-process.js';
 
 const TARGET_BOOKINGS_PER_SECOND = 600;
-const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
-const ORDER_ID_TOKEN = '__ORDER_ID__';
 const COUNTS =
   'select count(*) filter (where awb is not null)::int as booked, count(distinct awb)::int as "distinct" from shipments';
 
@@ -58,46 +65,6 @@ const settings = {
 };
 const rounds = Math.max(1, Math.round(benchSetting('BENCH_ROUNDS', 3)));
 const labelCount = benchSetting('BENCH_LABELS', 100);
-/**
- * The sandbox courier's first scan comes a step after each booking (60 s by default): in a run of a
- * few minutes, earlier rounds' bookings would be picked up and moved by the tracking poller during
- * later ones, which would be charged their tracking updates. A day's step keeps the load bookings.
- */
-const SANDBOX_QUIET = '86400';
-
-async function post(url: string, apiKey: string, body: unknown) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
-
-/** An account with a warehouse on a running server: what each booking needs. */
-async function prepareServer(server: ServerProcess) {
-  const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, 'Orders benchmark');
-  const warehouse = await post(`${server.url}/custom/api/v1/warehouse`, apiKey, {
-    name: 'Koramangala Fulfilment',
-    phone_number: '080 4123 4567',
-    address_attributes: {
-      street_address: '80 Feet Road',
-      zip: '560001',
-      city: 'Bengaluru',
-      state: 'Karnataka',
-      country: 'India',
-    },
-  });
-  const warehouseId = warehouse.payload.warehouse_id as string;
-  const book = (orderId: string) => post(`${server.url}${ORCHESTRATE}`, apiKey, benchOrder(warehouseId, orderId));
-  // Check the request is what we claim before timing it.
-  const probe = await book(`probe-${randomBytes(3).toString('hex')}`);
-  if (probe.payload.awb_generated !== 1) throw new Error(`probe booking did not book: ${JSON.stringify(probe)}`);
-  return { apiKey, warehouseId, book };
-}
-
 const loadOf = (title: string, url: string, apiKey: string, warehouseId: string) => ({
   title,
   url,
@@ -139,43 +106,13 @@ function sampleWaits(client: pg.Client) {
   };
 }
 
-/** True once every event consumer has read the last event and no customer e-mail waits to be composed or sent. */
-const DRAINED = `select not exists (
-    select 1 from event_consumers c
-    where exists (select 1 from events e where (e.txid, e.position) > (c.after_txid, c.after_position))
-  ) and not exists (select 1 from notifications where status = 'pending') as drained`;
-
-/**
- * What a round left for later. After a booking answers, the delivery thread turns its events into
- * customer e-mails (kept in the outbox without SMTP) and webhook rows; under a load that fills both
- * cores part of that runs after the round. Waits until it has all run and answers how long that
- * took and its CPU (the server's process and the database's backends), so that a change which only
- * defers work does not pass for one that cuts it.
- */
-async function drainBacklog(
-  client: pg.Client,
-  pids: () => Promise<number[]>,
-): Promise<{ seconds: number; cpuMicros: number }> {
-  const started = performance.now();
-  const before = processCpuMicros(await pids());
-  for (;;) {
-    const { rows } = await client.query<{ drained: boolean }>(DRAINED);
-    if (rows[0]!.drained) break;
-    if (performance.now() - started > 120_000) throw new Error('the delivery backlog did not drain within 2 minutes');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  let cpuMicros = 0;
-  for (const [pid, used] of processCpuMicros([...before.keys()])) cpuMicros += used - before.get(pid)!;
-  return { seconds: (performance.now() - started) / 1000, cpuMicros };
-}
-
 async function timeLabels(
   server: ServerProcess,
-  book: (orderId: string) => Promise<{ payload: { label_url: string } }>,
+  book: (orderId: string) => Promise<{ payload: { label_url?: string } }>,
 ) {
   const paths: string[] = [];
   for (let i = 0; i < labelCount; i++) {
-    const url = new URL((await book(`label-${i}-${randomBytes(3).toString('hex')}`)).payload.label_url);
+    const url = new URL((await book(`label-${i}-${randomBytes(3).toString('hex')}`)).payload.label_url!);
     paths.push(url.pathname + url.search);
   }
   // A few unrecorded fetches first, so fonts are parsed and the JIT is warm.
@@ -198,12 +135,7 @@ async function postgresRounds(databaseUrl: string): Promise<LoadResult[]> {
   const baseline = await startBaseline(databaseUrl);
   const server = await startServerProcess({
     warm: true,
-    env: {
-      DATABASE_URL: databaseUrl,
-      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      SANDBOX_STEP_SECONDS: SANDBOX_QUIET,
-    },
+    env: bookingServerEnv(databaseUrl),
   });
   try {
     const version = (
@@ -212,13 +144,8 @@ async function postgresRounds(databaseUrl: string): Promise<LoadResult[]> {
     console.log(
       `server:   npm start (serving pid ${server.serverPid}) on PostgreSQL ${version}, ${(server.startupMs / 1000).toFixed(1)} s after spawn`,
     );
-    const { apiKey, warehouseId, book } = await prepareServer(server);
-    const backends = async () =>
-      (
-        await client.query<{ pid: number }>(
-          'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-        )
-      ).rows.map((r) => r.pid);
+    const { apiKey, warehouseId, book } = await prepareBookingServer(server, 'Orders benchmark');
+    const backends = backendPids(client);
     const results: { baseline: LoadResult; server: LoadResult; withBacklog: number }[] = [];
     for (let round = 1; round <= rounds; round++) {
       console.log(`round ${round}: ${describeLoad()}`);
@@ -285,7 +212,7 @@ async function embeddedRound(): Promise<void> {
     },
   });
   try {
-    const { apiKey, warehouseId } = await prepareServer(server);
+    const { apiKey, warehouseId } = await prepareBookingServer(server, 'Orders benchmark');
     const result = await runLoad(
       loadOf('PGlite (npm start, data directory)', `${server.url}${ORCHESTRATE}`, apiKey, warehouseId),
       { server: () => [server.serverPid] },
