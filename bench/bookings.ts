@@ -11,15 +11,18 @@
  *    updated and deleted per booking in each table (triggers' rows included) and the transactions
  *    committed per booking, reads included; the workers' idle rounds over the same span (measured
  *    just before, with nothing to do) are left out.
- * 2. **The same rows, bare** (bench/lib/same-rows.ts, same-rows-baseline.ts): a `node:http` + `pg`
- *    server that per request writes those rows and updates into clones of the same tables (same
- *    columns and indexes) in one transaction, in one round trip.
- * 3. BENCH_ROUNDS (3) rounds, each the baseline then Dakiya, autocannon in a child process,
+ * 2. **The same rows, bare** (bench/lib/same-rows.ts, same-rows-baseline.ts): `node:http` + `pg`
+ *    servers that per request write those rows and updates into clones of the same tables (same
+ *    columns and indexes) in one transaction: one sends its prepared statements one at a time (a
+ *    table's rows in one INSERT), as a bare server would: the target's baseline; the other makes
+ *    one call of a PL/pgSQL function that runs them all (one round trip: what the rows cost
+ *    PostgreSQL alone, the floor).
+ * 3. BENCH_ROUNDS (3) rounds, each the two baselines then Dakiya, autocannon in a child process,
  *    BENCH_WARMUP (3) s unrecorded then BENCH_DURATION (10) s; bookings/s, p99, and CPU per booking
  *    of the server's process and of the database's backends; the ratio per round.
- * Last, the baseline's own writes per request, read the same way, to show it wrote the same rows.
+ * Last, the baselines' own writes per request, read the same way, to show they wrote the same rows.
  *
- * Target (issue 54): Dakiya at ≥ 0.8× the baseline's bookings/s.
+ * Target (issue 54): Dakiya at ≥ 0.8× the statements baseline's bookings/s.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,13 +37,7 @@ import {
   ORDER_ID_TOKEN,
   prepareBookingServer,
 } from './lib/booking-server.js';
-import {
-  formatWrites,
-  STATS_SETTLE_MS,
-  type WriteSnapshot,
-  writeSnapshot,
-  writesPerBooking,
-} from './lib/booking-writes.js';
+import { formatWrites, STATS_SETTLE_MS, writeSnapshot, writesPerBooking } from './lib/booking-writes.js';
 import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
@@ -56,6 +53,8 @@ const settings = {
 };
 const rounds = Math.max(1, Math.round(benchSetting('BENCH_ROUNDS', 3)));
 const profileSeconds = benchSetting('BENCH_PROFILE', 5);
+/** The target's baseline first: a bare server's statements; then the floor, every write in one call. */
+const MODES = ['statements', 'function'] as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const shipmentCount = async (client: pg.Client, schema: string) =>
@@ -69,7 +68,7 @@ async function main() {
       console.error('bench:bookings: still running long after the planned time; giving up.');
       void database.drop().finally(() => process.exit(2));
     },
-    (rounds * 2 * (settings.warmupSeconds + settings.durationSeconds + 60) + 300) * 1000,
+    (rounds * 3 * (settings.warmupSeconds + settings.durationSeconds + 60) + 300) * 1000,
   );
   deadline.unref();
   console.log(`machine:  ${describeMachine()}`);
@@ -77,7 +76,7 @@ async function main() {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   const server = await startServerProcess({ warm: true, env: bookingServerEnv(database.url) });
-  let baseline: Awaited<ReturnType<typeof startBaselineProcess>> | undefined;
+  const baselines: Awaited<ReturnType<typeof startBaselineProcess>>[] = [];
   try {
     const { apiKey, warehouseId, probeAnswer } = await prepareBookingServer(server, 'Bookings benchmark');
     const backends = backendPids(client);
@@ -124,74 +123,90 @@ async function main() {
     );
     for (const line of formatWrites('Dakiya', writes)) console.log(line);
 
-    // 2. The same rows, bare.
-    await buildSameRows(client, writes.tables);
-    baseline = await startBaselineProcess('same-rows-baseline.ts', {
-      DATABASE_URL: database.url,
-      SAME_ROWS_PLAN: JSON.stringify(writes.tables),
-      ANSWER_BYTES: String(Buffer.byteLength(probeAnswer)),
-    });
+    // 2. The same rows, bare: the target's baseline (statements) and the floor (one call).
+    const sameRows = await buildSameRows(client, writes.tables);
+    for (const mode of MODES) {
+      const started = await startBaselineProcess('same-rows-baseline.ts', {
+        DATABASE_URL: database.url,
+        SAME_ROWS_PLAN: JSON.stringify(sameRows),
+        SAME_ROWS_MODE: mode,
+        ANSWER_BYTES: String(Buffer.byteLength(probeAnswer)),
+      });
+      baselines.push(started);
+      // Check it writes before timing it.
+      const probe = await fetch(started.url, { method: 'POST', body: '{}' });
+      if (probe.status !== 200) throw new Error(`the ${mode} baseline answered ${probe.status}: ${await probe.text()}`);
+    }
     await sleep(STATS_SETTLE_MS);
     const bareBefore = await writeSnapshot(client, 'bare');
     const bareShipmentsBefore = await shipmentCount(client, 'bare');
 
     // 3. Rounds.
-    const results: { bare: LoadResult; ours: LoadResult }[] = [];
+    const results: { bare: LoadResult[]; ours: LoadResult }[] = [];
     for (let round = 1; round <= rounds; round++) {
       console.log(`\nround ${round}: ${describeLoad()}`);
-      const bareUrl = baseline.url;
-      const bare = await runLoad(
-        {
-          title: '  same rows (node:http + pg)',
-          url: bareUrl,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(benchOrder(warehouseId, ORDER_ID_TOKEN)),
-          uniqueToken: ORDER_ID_TOKEN,
-          ...settings,
-        },
-        { server: () => [baseline!.pid], database: backends },
-      );
-      console.log(formatLoadResult(bare, 30));
+      const bare: LoadResult[] = [];
+      for (const [at, mode] of MODES.entries()) {
+        const baseline = baselines[at]!;
+        const result = await runLoad(
+          {
+            title: `  same rows, ${mode === 'function' ? 'one call' : 'statements'}`,
+            url: baseline.url,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(benchOrder(warehouseId, ORDER_ID_TOKEN)),
+            uniqueToken: ORDER_ID_TOKEN,
+            ...settings,
+          },
+          { server: () => [baseline.pid], database: backends },
+        );
+        console.log(formatLoadResult(result, 30));
+        bare.push(result);
+      }
       const dakiya = await load('  Dakiya (npm start)', ours, settings.durationSeconds, settings.warmupSeconds);
       console.log(formatLoadResult(dakiya, 30));
       const backlog = await drainBacklog(client, async () => [server.serverPid, ...(await backends())]);
       console.log(
-        `${''.padEnd(31)}ratio ${(dakiya.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}; left for later: ${backlog.seconds.toFixed(1)} s, ${Math.round(backlog.cpuMicros / dakiya.requests)} µs of CPU per booking`,
+        `${''.padEnd(31)}ratio ${bare.map((b, at) => `${(dakiya.requestsPerSecond / b.requestsPerSecond).toFixed(2)} (${MODES[at]})`).join(', ')}; ` +
+          `left for later: ${backlog.seconds.toFixed(1)} s, ${Math.round(backlog.cpuMicros / dakiya.requests)} µs of CPU per booking`,
       );
       results.push({ bare, ours: dakiya });
     }
 
     await sleep(STATS_SETTLE_MS);
-    const bareAfter: WriteSnapshot = await writeSnapshot(client, 'bare');
+    const bareAfter = await writeSnapshot(client, 'bare');
     const bareRequests = (await shipmentCount(client, 'bare')) - bareShipmentsBefore;
     const bareWrites = writesPerBooking(bareBefore, bareAfter, bareRequests, 0);
     console.log('');
-    for (const line of formatWrites('same-rows baseline (its transactions: 1 per request, by construction)', {
-      ...bareWrites,
-      transactions: 1,
-    }))
-      console.log(line);
+    const bareLabel = 'the same-rows baselines, per request (their transactions: 1 per request, by construction)';
+    for (const line of formatWrites(bareLabel, { ...bareWrites, transactions: 1 })) console.log(line);
 
-    const ratios = results.map((r) => r.ours.requestsPerSecond / r.bare.requestsPerSecond);
     const cpu = (r: LoadResult) => r.serverCpuMicrosPerRequest + (r.databaseCpuMicrosPerRequest ?? 0);
+    const rate = (r: LoadResult) => r.requestsPerSecond;
     console.log(`\n${rounds} rounds, median (min–max):`);
+    for (const [at, mode] of MODES.entries()) {
+      const runs = results.map((r) => r.bare[at]!);
+      console.log(
+        `  same rows, ${mode.padEnd(10)}  ${medianAndSpread(runs.map(rate))} bookings/s, CPU ${medianAndSpread(runs.map(cpu))} µs per booking (server and PostgreSQL); ` +
+          `Dakiya ${medianAndSpread(
+            results.map((r) => rate(r.ours) / rate(r.bare[at]!)),
+            2,
+          )}× it`,
+      );
+    }
     console.log(
-      `  same rows bare  ${medianAndSpread(results.map((r) => r.bare.requestsPerSecond))} bookings/s, CPU ${medianAndSpread(results.map((r) => cpu(r.bare)))} µs per booking (server and PostgreSQL)`,
+      `  Dakiya                 ${medianAndSpread(results.map((r) => rate(r.ours)))} bookings/s, CPU ${medianAndSpread(results.map((r) => cpu(r.ours)))} µs per booking; p99 ${medianAndSpread(results.map((r) => r.ours.latencyP99Ms))} ms`,
     );
+    const ratio = median(results.map((r) => rate(r.ours) / rate(r.bare[0]!)));
     console.log(
-      `  Dakiya          ${medianAndSpread(results.map((r) => r.ours.requestsPerSecond))} bookings/s, CPU ${medianAndSpread(results.map((r) => cpu(r.ours)))} µs per booking; p99 ${medianAndSpread(results.map((r) => r.ours.latencyP99Ms))} ms`,
+      `target:   ≥ ${TARGET}× the same rows written bare (statements): ${ratio >= TARGET ? 'met' : 'MISSED'} (${ratio.toFixed(2)})`,
     );
-    const ratio = median(ratios);
-    console.log(
-      `target:   ≥ ${TARGET}× the same rows written bare: ${ratio >= TARGET ? 'met' : 'MISSED'} (${medianAndSpread(ratios, 2)})`,
-    );
-    if (results.some((r) => r.ours.non2xx + r.ours.errors + r.bare.non2xx + r.bare.errors > 0)) {
+    if (results.some((r) => [r.ours, ...r.bare].some((x) => x.non2xx + x.errors > 0))) {
       console.error('invalid run: errors or non-2xx answers');
       process.exitCode = 1;
     }
   } finally {
-    await baseline?.stop();
+    for (const baseline of baselines) await baseline.stop();
     await server.stop();
     await client.end();
     await database.drop();

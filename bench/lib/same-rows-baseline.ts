@@ -1,49 +1,102 @@
 /**
  * The same-rows baseline of bench:bookings (issue 54), in a process of its own: a `node:http`
  * server with a `pg` pool (as many connections as the app's) that, per request, writes what one
- * booking writes into the clones of schema `bare` (bench/lib/same-rows.ts) in one transaction and
- * one round trip, and answers as many bytes as a booking's answer. A fraction of a row per booking
- * (an e-mail row for seven bookings in ten) is written as the running total asks: request n writes
- * floor((n + 1) × r) − floor(n × r) rows, so every table gets its rows per booking on average.
+ * booking writes into the clones of schema `bare` (bench/lib/same-rows.ts) in one transaction, and
+ * answers as many bytes as a booking's answer. SAME_ROWS_MODE `statements` (the default) sends the
+ * statements as a bare server would, one prepared statement at a time between BEGIN and COMMIT: a
+ * table's rows in one INSERT, each update on its own; `function` makes one call of bare.book, which
+ * runs them all inside PostgreSQL: one round trip.
  *
- *   DATABASE_URL=… SAME_ROWS_PLAN='[{"inserted":1,"updated":2,"deleted":0}, …]' ANSWER_BYTES=1234 \
+ * A fraction of a row per booking (an e-mail's delivery row for seven bookings in ten) is written
+ * as a running total asks: request n writes floor((n + 1) × r) − floor(n × r) rows, so each table
+ * gets its rows per booking on average.
+ *
+ *   DATABASE_URL=… SAME_ROWS_PLAN='[…SameRowsTable]' ANSWER_BYTES=1234 \
  *     node --import tsx bench/lib/same-rows-baseline.ts   → prints {"port": N}
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { serveBaseline } from './baseline-process.js';
-import { BOOK_CALL, POOL_ROWS } from './same-rows.js';
+import { BOOK_CALL, POOL_ROWS, type SameRowsTable } from './same-rows.js';
 
-const plan = JSON.parse(process.env.SAME_ROWS_PLAN!) as { inserted: number; updated: number; deleted: number }[];
+const plan = JSON.parse(process.env.SAME_ROWS_PLAN!) as SameRowsTable[];
+const viaFunction = process.env.SAME_ROWS_MODE === 'function';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
 const answer = JSON.stringify({
   status: 1,
   payload: { pad: 'x'.repeat(Math.max(0, Number(process.env.ANSWER_BYTES) - 30)) },
 });
-const BOOK = { name: 'bare_book', text: BOOK_CALL };
 const prefix = randomBytes(4).toString('hex');
 let served = 0;
 
 /** Of `perRequest` per request on average, what request n writes. */
 const share = (perRequest: number, n: number) => Math.floor((n + 1) * perRequest) - Math.floor(n * perRequest);
+const poolRow = () => Math.floor(Math.random() * POOL_ROWS);
+const named = (table: number, kind: string, text: string) => ({ name: `bare_${kind}_${table}`, text });
+
+async function viaStatements(n: number): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    for (const [i, table] of plan.entries()) {
+      const inserts = share(table.inserted, n);
+      let last: string | undefined;
+      if (inserts > 0) {
+        const { rows } = await client.query<{ ctid: string }>({
+          ...named(i, 'insert', table.insert),
+          values: [`${prefix}${n}`, n % 1_000_000, inserts],
+        });
+        last = rows.at(-1)?.ctid;
+      }
+      // Pool rows in ascending order, as every request takes them: two requests never wait on each other in a circle.
+      const picks = Array.from({ length: share(table.updated, n) }, poolRow).sort((a, b) => a - b);
+      for (const pick of picks) {
+        if (last !== undefined) {
+          const { rows } = await client.query<{ ctid: string }>({
+            ...named(i, 'update', table.updateInserted),
+            values: [last],
+          });
+          last = rows[0]?.ctid;
+        } else if (table.updatePool) {
+          await client.query({ ...named(i, 'pool', table.updatePool), values: [pick] });
+        }
+      }
+      for (let d = share(table.deleted, n); d > 0 && last !== undefined; d--) {
+        await client.query({ ...named(i, 'delete', table.deleteInserted), values: [last] });
+        last = undefined;
+      }
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function inOneCall(n: number): Promise<void> {
+  await pool.query({
+    name: 'bare_book',
+    text: BOOK_CALL,
+    values: [
+      `${prefix}${n}`,
+      n % 1_000_000,
+      plan.map((t) => share(t.inserted, n)),
+      plan.map((t) => share(t.updated, n)),
+      plan.map((t) => share(t.deleted, n)),
+      plan.map(poolRow),
+    ],
+  });
+}
 
 const server = http.createServer((request, response) => {
   request.resume();
   request.on('end', async () => {
     const n = served++;
     try {
-      await pool.query({
-        ...BOOK,
-        values: [
-          `${prefix}${n}`,
-          n % 1_000_000,
-          plan.map((t) => share(t.inserted, n)),
-          plan.map((t) => share(t.updated, n)),
-          plan.map((t) => share(t.deleted, n)),
-          plan.map(() => Math.floor(Math.random() * POOL_ROWS)),
-        ],
-      });
+      await (viaFunction ? inOneCall(n) : viaStatements(n));
       response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': answer.length });
       response.end(answer);
     } catch (error) {
