@@ -4,7 +4,8 @@
  * booking writes into the clones of schema `bare` (bench/lib/same-rows.ts) in one transaction, and
  * answers as many bytes as a booking's answer. SAME_ROWS_MODE `statements` (the default) sends the
  * statements as a bare server would, one prepared statement at a time between BEGIN and COMMIT: a
- * table's rows in one INSERT, each update on its own; `function` makes one call of bare.book, which
+ * table's rows in one INSERT, its counters' updates in one UPDATE, each update of a row it inserted
+ * on its own; `function` makes one call of bare.book, which
  * runs them all inside PostgreSQL: one round trip.
  *
  * A fraction of a row per booking (an e-mail's delivery row for seven bookings in ten) is written
@@ -33,6 +34,12 @@ let served = 0;
 /** Of `perRequest` per request on average, what request n writes. */
 const share = (perRequest: number, n: number) => Math.floor((n + 1) * perRequest) - Math.floor(n * perRequest);
 const poolRow = () => Math.floor(Math.random() * POOL_ROWS);
+/** `count` distinct pool rows (rows of one statement's update). */
+function poolRows(count: number): number[] {
+  const picked = new Set<number>();
+  while (picked.size < Math.min(count, POOL_ROWS)) picked.add(poolRow());
+  return [...picked];
+}
 const named = (table: number, kind: string, text: string) => ({ name: `bare_${kind}_${table}`, text });
 
 async function viaStatements(n: number): Promise<void> {
@@ -49,18 +56,17 @@ async function viaStatements(n: number): Promise<void> {
         });
         last = rows.at(-1)?.ctid;
       }
-      // Pool rows in ascending order, as every request takes them: two requests never wait on each other in a circle.
-      const picks = Array.from({ length: share(table.updated, n) }, poolRow).sort((a, b) => a - b);
-      for (const pick of picks) {
-        if (last !== undefined) {
-          const { rows } = await client.query<{ ctid: string }>({
-            ...named(i, 'update', table.updateInserted),
-            values: [last],
-          });
-          last = rows[0]?.ctid;
-        } else if (table.updatePool) {
-          await client.query({ ...named(i, 'pool', table.updatePool), values: [pick] });
-        }
+      let updates = share(table.updated, n);
+      for (; updates > 0 && last !== undefined; updates--) {
+        const { rows } = await client.query<{ ctid: string }>({
+          ...named(i, 'update', table.updateInserted),
+          values: [last],
+        });
+        last = rows[0]?.ctid;
+      }
+      // A table's pool rows in one statement, as a bare server would update several counters.
+      if (updates > 0 && table.updatePool) {
+        await client.query({ ...named(i, 'pool', table.updatePool), values: [poolRows(updates)] });
       }
       for (let d = share(table.deleted, n); d > 0 && last !== undefined; d--) {
         await client.query({ ...named(i, 'delete', table.deleteInserted), values: [last] });

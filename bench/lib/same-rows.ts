@@ -27,7 +27,7 @@ export interface SameRowsTable {
   insert: string;
   /** $1 the ctid of a row this request inserted; returns its new ctid. */
   updateInserted: string;
-  /** $1 a pool row's number (0 to POOL_ROWS − 1); null where the table has no key to find one by. */
+  /** $1 the numbers of pool rows (0 to POOL_ROWS − 1), updated in one statement; null where the table has no key to find them by. */
   updatePool: string | null;
   /** $1 the ctid of a row this request inserted. */
   deleteInserted: string;
@@ -166,7 +166,7 @@ export async function buildSameRows(client: pg.Client, writes: TableWrites[]): P
     const poolKey = plan.keys.find((k) => k.primary) ?? plan.keys[0];
     if (write.updated > 0 && poolKey) {
       // The pool: copies of the first sample whose key columns take pool values; an update finds
-      // pool row r by the whole key, the other columns as the sample has them.
+      // its pool rows by the whole key, the other columns as the sample has them.
       await client.query(
         `insert into ${t} (${columnList})
            select ${insertable.map((c) => (keyColumns.has(c.name) ? poolValue(c, 'r') : `s.${quoted(c.name)}`)).join(', ')}
@@ -180,7 +180,8 @@ export async function buildSameRows(client: pg.Client, writes: TableWrites[]): P
       ).rows[0]!;
       const predicate = poolKey.columns.map((name) => {
         const column = plan.byName.get(name)!;
-        if (name === poolKey.key) return `${quoted(name)} = ${poolValue(column, '@r@')}`;
+        if (name === poolKey.key)
+          return `${quoted(name)} = any(array(select ${poolValue(column, 'x.r')} from unnest(@rs@) x(r)))`;
         return literals[name] === 'NULL'
           ? `${quoted(name)} is null`
           : `${quoted(name)} = ${literals[name]}::${column.type}`;
@@ -211,7 +212,7 @@ export async function buildSameRows(client: pg.Client, writes: TableWrites[]): P
         ['n', 'int'],
       ]),
       updateInserted: bind(templates.updateInserted, [['tid', 'tid']]),
-      updatePool: updatePool && bind(updatePool, [['r', 'int']]),
+      updatePool: updatePool && bind(updatePool, [['rs', 'int[]']]),
       deleteInserted: bind(templates.deleteInserted, [['tid', 'tid']]),
     });
   }
@@ -235,7 +236,7 @@ function functionBlock(
       .replaceAll('@seq@', '(p_seq * 1000 + j)')
       .replaceAll('@n@', '1')
       .replaceAll('@tid@', `t${i}`)
-      .replaceAll('@r@', `p_r[${i}]`);
+      .replaceAll('@rs@', `array[p_r[${i}]]`);
   return `
   for j in 1..p_ins[${i}] loop ${fill(templates.insert)} into t${i}; end loop;
   for j in 1..p_upd[${i}] loop
