@@ -1,6 +1,7 @@
 /**
  * Bookings per second with one server process and with WEB_CONCURRENCY=2, on PostgreSQL, in the
- * same run (issue 27: two processes ≥ 1.3× one).
+ * same run (issue 54: two processes never slower than one, ≥ 0.95× here, where PostgreSQL shares
+ * the two cores; issue 27 had asked for 1.3×, which one process's CPU per booking rules out).
  *
  *   npm run bench:cluster
  *
@@ -25,21 +26,18 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
-import { BENCH_ADMIN_TOKEN } from './lib/app.js';
+import { bookingServerEnv, ORCHESTRATE, ORDER_ID_TOKEN, prepareBookingServer } from './lib/booking-server.js';
 import { benchSetting, type LoadResult, processCpuMicros, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import {
   type ClusterProcess,
-  createAccount,
   type ServerProcess,
   startClusterProcess,
   startServerProcess,
 } from '../test/server-process.js';
 
-const TARGET_RATIO = 1.3;
-const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
-const ORDER_ID_TOKEN = '__ORDER_ID__';
+const TARGET_RATIO = 0.95;
 
 interface Setup {
   title: string;
@@ -84,36 +82,12 @@ async function start(adminUrl: URL, processes: number, databaseName: string): Pr
   url.pathname = `/${databaseName}`;
   // The sandbox's scans would start coming a minute after the first round's bookings, and the poller
   // would then be busy with them during later rounds: a day keeps every round to bookings alone.
-  const env = {
-    DATABASE_URL: url.toString(),
-    DATA_DIR: '',
-    REDIS_URL: '',
-    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    SANDBOX_STEP_SECONDS: '86400',
-  };
+  const env = { ...bookingServerEnv(url.toString()), DATA_DIR: '', REDIS_URL: '' };
   const server: ServerProcess | ClusterProcess =
     processes === 1
       ? await startServerProcess({ env, warm: true })
       : await startClusterProcess(processes, { env, warm: true });
-  const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, 'Cluster benchmark');
-  const response = await fetch(`${server.url}/custom/api/v1/warehouse`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Koramangala Fulfilment',
-      phone_number: '080 4123 4567',
-      address_attributes: {
-        street_address: '80 Feet Road',
-        zip: '560001',
-        city: 'Bengaluru',
-        state: 'Karnataka',
-        country: 'India',
-      },
-    }),
-  });
-  if (response.status !== 201) throw new Error(`warehouse: ${response.status} ${await response.text()}`);
-  const warehouseId = ((await response.json()) as { payload: { warehouse_id: string } }).payload.warehouse_id;
+  const { apiKey, warehouseId } = await prepareBookingServer(server, 'Cluster benchmark');
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   const title = processes === 1 ? 'npm start (1 process)' : `WEB_CONCURRENCY=${processes} npm start`;
