@@ -24,7 +24,7 @@ import pg from 'pg';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { benchSetting, formatLoadResult, type LoadOptions, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
-import { benchOrder } from './lib/order-body.js';
+import { BENCH_WAREHOUSE, benchOrder } from './lib/order-body.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
 import { formatParts, type Profile, timeByPart } from './lib/profile-components.js';
 import { createAccount, ROOT } from '../test/server-process.js';
@@ -166,17 +166,7 @@ async function main() {
     const warehouse = await fetch(`${base}/custom/api/v1/warehouse`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({
-        name: 'Koramangala Fulfilment',
-        phone_number: '080 4123 4567',
-        address_attributes: {
-          street_address: '80 Feet Road',
-          zip: '560001',
-          city: 'Bengaluru',
-          state: 'Karnataka',
-          country: 'India',
-        },
-      }),
+      body: JSON.stringify(BENCH_WAREHOUSE),
     }).then((r) => r.json() as Promise<{ payload: { warehouse_id: string } }>);
     load = {
       title: 'POST /forward-order-orchestration',

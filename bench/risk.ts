@@ -32,7 +32,7 @@ import pg from 'pg';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { benchSetting, processCpuMicros } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
-import { benchOrder } from './lib/order-body.js';
+import { BENCH_WAREHOUSE, benchOrder } from './lib/order-body.js';
 import { median, percentile } from './lib/stats.js';
 import { createAccount, type ServerProcess, startServerProcess } from '../test/server-process.js';
 
@@ -206,17 +206,7 @@ async function main() {
     await client.connect();
     const { apiKey, accountId } = await createAccount(on, BENCH_ADMIN_TOKEN, 'Risk benchmark');
     await fillHistory(client, accountId);
-    const warehouse = await post(`${on.url}/custom/api/v1/warehouse`, apiKey, {
-      name: 'Koramangala Fulfilment',
-      phone_number: '080 4123 4567',
-      address_attributes: {
-        street_address: '80 Feet Road',
-        zip: '560001',
-        city: 'Bengaluru',
-        state: 'Karnataka',
-        country: 'India',
-      },
-    });
+    const warehouse = await post(`${on.url}/custom/api/v1/warehouse`, apiKey, BENCH_WAREHOUSE);
     const warehouseId = warehouse.payload.warehouse_id as string;
     const probeOn = await post(
       `${on.url}${ORCHESTRATE}`,

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { benchSetting, processCpuMicros } from './lib/load.js';
-import { benchOrder } from './lib/order-body.js';
+import { BENCH_WAREHOUSE, benchOrder } from './lib/order-body.js';
 import { startApp } from './lib/app.js';
 
 const seen: { text: string; at: number }[] = [];
@@ -54,17 +54,7 @@ try {
     if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
     return JSON.parse(text);
   };
-  const warehouse = await post('/custom/api/v1/warehouse', {
-    name: 'Koramangala Fulfilment',
-    phone_number: '080 4123 4567',
-    address_attributes: {
-      street_address: '80 Feet Road',
-      zip: '560001',
-      city: 'Bengaluru',
-      state: 'Karnataka',
-      country: 'India',
-    },
-  });
+  const warehouse = await post('/custom/api/v1/warehouse', BENCH_WAREHOUSE);
   const warehouseId = warehouse.payload.warehouse_id as string;
   for (let i = 0; i < 3; i++)
     await post('/custom/api/v1/forward-order-orchestration', benchOrder(warehouseId, `warm-${i}`));

@@ -39,7 +39,7 @@ import pg from 'pg';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
-import { benchOrder } from './lib/order-body.js';
+import { BENCH_WAREHOUSE, benchOrder } from './lib/order-body.js';
 import { median, medianAndSpread, percentile } from './lib/stats.js';
 import {
   createAccount,
@@ -149,17 +149,7 @@ async function main() {
     console.log(
       `worker:   ${worker ? `npm run worker (pid ${worker.serverPid}), WEBHOOK_WORKER=false on the API process` : 'in the API process'}\n`,
     );
-    const warehouse = await post(server, apiKey, '/custom/api/v1/warehouse', {
-      name: 'Koramangala Fulfilment',
-      phone_number: '080 4123 4567',
-      address_attributes: {
-        street_address: '80 Feet Road',
-        zip: '560001',
-        city: 'Bengaluru',
-        state: 'Karnataka',
-        country: 'India',
-      },
-    });
+    const warehouse = await post(server, apiKey, '/custom/api/v1/warehouse', BENCH_WAREHOUSE);
     const warehouseId = warehouse.payload.warehouse_id as string;
     const load = (title: string) => ({
       title,

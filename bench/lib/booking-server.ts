@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { createAccount, type ServerProcess } from '../../test/server-process.js';
 import { BENCH_ADMIN_TOKEN } from './app.js';
 import { processCpuMicros } from './load.js';
-import { benchOrder } from './order-body.js';
+import { BENCH_WAREHOUSE, benchOrder } from './order-body.js';
 
 // What the booking benchmarks (bench:orders, bench:bookings) share: the request, the account it
 // needs on a running server, and the wait for the work a round of bookings leaves behind.
@@ -49,17 +49,7 @@ async function post(url: string, apiKey: string, body: unknown): Promise<{ text:
  */
 export async function prepareBookingServer(server: ServerProcess, accountName: string) {
   const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, accountName);
-  const warehouse = await post(`${server.url}/custom/api/v1/warehouse`, apiKey, {
-    name: 'Koramangala Fulfilment',
-    phone_number: '080 4123 4567',
-    address_attributes: {
-      street_address: '80 Feet Road',
-      zip: '560001',
-      city: 'Bengaluru',
-      state: 'Karnataka',
-      country: 'India',
-    },
-  });
+  const warehouse = await post(`${server.url}/custom/api/v1/warehouse`, apiKey, BENCH_WAREHOUSE);
   const warehouseId = warehouse.json.payload.warehouse_id!;
   const book = async (orderId: string) =>
     (await post(`${server.url}${ORCHESTRATE}`, apiKey, benchOrder(warehouseId, orderId))).json;

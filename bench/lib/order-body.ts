@@ -25,3 +25,16 @@ export const benchOrder = (warehouseId: string, orderId: string) => ({
   weight: 0.8,
   warehouse_id: warehouseId,
 });
+
+/** The warehouse every booking benchmark ships from (Bengaluru, 560001), as POST /warehouse takes it. */
+export const BENCH_WAREHOUSE = {
+  name: 'Koramangala Fulfilment',
+  phone_number: '080 4123 4567',
+  address_attributes: {
+    street_address: '80 Feet Road',
+    zip: '560001',
+    city: 'Bengaluru',
+    state: 'Karnataka',
+    country: 'India',
+  },
+};
