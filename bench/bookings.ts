@@ -38,7 +38,7 @@ import {
   prepareBookingServer,
 } from './lib/booking-server.js';
 import { formatWrites, STATS_SETTLE_MS, writeSnapshot, writesPerBooking } from './lib/booking-writes.js';
-import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
+import { benchSetting, formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import { buildSameRows } from './lib/same-rows.js';
@@ -46,12 +46,8 @@ import { scratchDatabase } from './lib/scratch-database.js';
 import { median, medianAndSpread } from './lib/stats.js';
 
 const TARGET = 0.8;
-const settings = {
-  connections: benchSetting('BENCH_CONNECTIONS', 20),
-  warmupSeconds: benchSetting('BENCH_WARMUP', 3),
-  durationSeconds: benchSetting('BENCH_DURATION', 10),
-};
-const rounds = Math.max(1, Math.round(benchSetting('BENCH_ROUNDS', 3)));
+// Twenty clients booking at once, as the booking benchmarks have always run.
+const { rounds, ...settings } = loadSettings(3, 20);
 const profileSeconds = benchSetting('BENCH_PROFILE', 5);
 /** The target's baseline first: a bare server's statements; then the floor, every write in one call. */
 const MODES = ['statements', 'function'] as const;

@@ -48,7 +48,7 @@ import {
   prepareBookingServer,
   SANDBOX_QUIET,
 } from './lib/booking-server.js';
-import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
+import { benchSetting, formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import { median, medianAndSpread, percentile } from './lib/stats.js';
@@ -58,12 +58,8 @@ const TARGET_BOOKINGS_PER_SECOND = 600;
 const COUNTS =
   'select count(*) filter (where awb is not null)::int as booked, count(distinct awb)::int as "distinct" from shipments';
 
-const settings = {
-  connections: benchSetting('BENCH_CONNECTIONS', 20),
-  warmupSeconds: benchSetting('BENCH_WARMUP', 3),
-  durationSeconds: benchSetting('BENCH_DURATION', 10),
-};
-const rounds = Math.max(1, Math.round(benchSetting('BENCH_ROUNDS', 3)));
+// Twenty clients booking at once, as the booking benchmarks have always run.
+const { rounds, ...settings } = loadSettings(3, 20);
 const labelCount = benchSetting('BENCH_LABELS', 100);
 const loadOf = (title: string, url: string, apiKey: string, warehouseId: string) => ({
   title,

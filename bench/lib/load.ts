@@ -73,9 +73,9 @@ export function benchSetting(name: string, fallback: number): number {
 }
 
 /** BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP and BENCH_ROUNDS, as every load benchmark reads them. */
-export function loadSettings(defaultRounds = 3) {
+export function loadSettings(defaultRounds = 3, defaultConnections = DEFAULT_CONNECTIONS) {
   return {
-    connections: benchSetting('BENCH_CONNECTIONS', DEFAULT_CONNECTIONS),
+    connections: benchSetting('BENCH_CONNECTIONS', defaultConnections),
     durationSeconds: benchSetting('BENCH_DURATION', DEFAULT_DURATION_SECONDS),
     warmupSeconds: benchSetting('BENCH_WARMUP', DEFAULT_WARMUP_SECONDS),
     rounds: Math.max(1, Math.round(benchSetting('BENCH_ROUNDS', defaultRounds))),
