@@ -238,8 +238,8 @@ export function createRetention(deps: {
   }
 
   // The job's run in progress. An on-demand run beside it deleted the same rows as the job, each
-  // waiting for the other's batch: bench:year's catch-up took 14.7 s in one sitting and 254 s in
-  // the next on the same backlog. The job's next run comes at its interval.
+  // waiting on the other's batches, and its report missed what the job took meanwhile. The job's
+  // next run comes at its interval.
   let jobRun: { stop: AbortController; ended: Promise<unknown> } | undefined;
   // On-demand runs one after another, and the job's after them: no two runs of this process race.
   let demanded: Promise<unknown> = Promise.resolve();
