@@ -32,11 +32,15 @@ import pg from 'pg';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { benchSetting, processCpuMicros } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
+import { ORCHESTRATE, post } from './lib/booking-server.js';
 import { BENCH_WAREHOUSE, benchOrder } from './lib/order-body.js';
 import { median, percentile } from './lib/stats.js';
 import { createAccount, type ServerProcess, startServerProcess } from '../test/server-process.js';
 
-const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
+/** The probe bookings' fields this benchmark reads. */
+interface Probe {
+  payload: { rto_risk: string | null; rto_risk_score: number | null; address_validity: string | null };
+}
 const BUDGET_MS = 2;
 /** A day between sandbox scans: no tracking update lands in the timed bookings. */
 const SANDBOX_QUIET = '86400';
@@ -45,17 +49,6 @@ const rounds = Math.max(1, Math.round(benchSetting('BENCH_ROUNDS', 3)));
 const bookingsPerSide = Math.max(100, Math.round(benchSetting('BENCH_BOOKINGS', 1_000)));
 const warmupPerSide = Math.max(0, Math.round(benchSetting('BENCH_WARMUP_BOOKINGS', 200)));
 const historyRows = Math.round(benchSetting('BENCH_HISTORY', 200_000));
-
-async function post(url: string, apiKey: string, body: unknown) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
 
 const startServer = (databaseUrl: string, checks: boolean) =>
   startServerProcess({
@@ -207,25 +200,25 @@ async function main() {
     const { apiKey, accountId } = await createAccount(on, BENCH_ADMIN_TOKEN, 'Risk benchmark');
     await fillHistory(client, accountId);
     const warehouse = await post(`${on.url}/custom/api/v1/warehouse`, apiKey, BENCH_WAREHOUSE);
-    const warehouseId = warehouse.payload.warehouse_id as string;
-    const probeOn = await post(
+    const warehouseId = warehouse.json.payload.warehouse_id!;
+    const probeOn = await post<Probe>(
       `${on.url}${ORCHESTRATE}`,
       apiKey,
       benchOrder(warehouseId, `probe-on-${randomBytes(3).toString('hex')}`),
     );
-    const probeOff = await post(
+    const probeOff = await post<Probe>(
       `${off.url}${ORCHESTRATE}`,
       apiKey,
       benchOrder(warehouseId, `probe-off-${randomBytes(3).toString('hex')}`),
     );
     // Check each server does what its side claims before timing it.
-    if (probeOn.payload.rto_risk === null || probeOff.payload.rto_risk !== null) {
+    if (probeOn.json.payload.rto_risk === null || probeOff.json.payload.rto_risk !== null) {
       throw new Error(
-        `probe bookings: checks on gave ${probeOn.payload.rto_risk}, checks off gave ${probeOff.payload.rto_risk}`,
+        `probe bookings: checks on gave ${probeOn.json.payload.rto_risk}, checks off gave ${probeOff.json.payload.rto_risk}`,
       );
     }
     console.log(
-      `probe:    checks on: ${probeOn.payload.rto_risk} risk, score ${probeOn.payload.rto_risk_score}, address ${probeOn.payload.address_validity}\n`,
+      `probe:    checks on: ${probeOn.json.payload.rto_risk} risk, score ${probeOn.json.payload.rto_risk_score}, address ${probeOn.json.payload.address_validity}\n`,
     );
 
     const sides: [Side, Side] = [

@@ -32,7 +32,8 @@ interface Answer {
   payload: { warehouse_id?: string; awb_generated?: number; label_url?: string };
 }
 
-async function post(url: string, apiKey: string, body: unknown): Promise<{ text: string; json: Answer }> {
+/** POSTs JSON with the API key; the answer's text and its JSON, or an error naming the status. */
+export async function post<T = Answer>(url: string, apiKey: string, body: unknown): Promise<{ text: string; json: T }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
@@ -40,7 +41,7 @@ async function post(url: string, apiKey: string, body: unknown): Promise<{ text:
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${text}`);
-  return { text, json: JSON.parse(text) as Answer };
+  return { text, json: JSON.parse(text) as T };
 }
 
 /**
