@@ -28,20 +28,22 @@ export async function insertOrder(
   milestones: { milestone: string; at: Date }[],
   also: (SQL | { as: string; statement: SQL })[] = [],
 ): Promise<{ order: OrderRow; shipment: ShipmentRow }> {
-  const orderValues = defined({ ...order, accountId });
-  const shipmentValues = defined({ attemptCount: 0, ...shipment, accountId, orderId: order.id });
-  const itemValues = items.map((item) => defined({ ...item, accountId, orderId: order.id }));
-  const milestoneValues = milestones.map((m) => ({
-    accountId,
-    shipmentId: shipment.id,
-    milestone: m.milestone,
-    milestoneAt: m.at,
-  }));
+  const owned = { accountId, orderId: order.id };
+  const orderRow = rowValues(orders, order, { accountId });
+  const shipmentRow = rowValues(shipments, shipment, owned, { attemptCount: 0 });
+  const itemRows = items.map((item) => rowValues(orderItems, item, owned));
+  const milestoneRows = milestones.map((m) =>
+    rowValues(
+      shipmentMilestones,
+      { milestone: m.milestone, milestoneAt: m.at },
+      { accountId, shipmentId: shipment.id },
+    ),
+  );
   const doc = {
-    order: jsonRow(orders, orderValues),
-    items: itemValues.map((item) => jsonRow(orderItems, item)),
-    shipment: jsonRow(shipments, shipmentValues),
-    milestones: milestoneValues.map((m) => jsonRow(shipmentMilestones, m)),
+    order: orderRow.json,
+    items: itemRows.map((row) => row.json),
+    shipment: shipmentRow.json,
+    milestones: milestoneRows.map((row) => row.json),
   };
   // A named statement is one a later one reads (the invoice counter the invoice's number takes).
   const more = also.map((part, i) =>
@@ -52,28 +54,21 @@ export async function insertOrder(
   await queryPreparedRows(
     db,
     sql`with doc as (select ${JSON.stringify(doc)}::jsonb as d),
-    orders as (${populate(orders, Object.keys(orderValues), 'order', false)} returning *),
-    order_items as (${populate(orderItems, keysOf(itemValues), 'items', true)} returning *),
-    shipments as (${populate(shipments, Object.keys(shipmentValues), 'shipment', false)} returning *),
-    shipment_milestones as (${populate(shipmentMilestones, keysOf(milestoneValues), 'milestones', true)} on conflict do nothing returning *)${sql.join(more)}
+    orders as (${populate(orders, Object.keys(orderRow.values), 'order', false)} returning *),
+    order_items as (${populate(orderItems, keysOf(itemRows), 'items', true)} returning *),
+    shipments as (${populate(shipments, Object.keys(shipmentRow.values), 'shipment', false)} returning *),
+    shipment_milestones as (${populate(shipmentMilestones, keysOf(milestoneRows), 'milestones', true)} on conflict do nothing returning *)${sql.join(more)}
     select 1`,
   );
-  return { order: rowOf(orders, orderValues), shipment: rowOf(shipments, shipmentValues) };
+  return { order: rowOf(orders, orderRow.values), shipment: rowOf(shipments, shipmentRow.values) };
 }
 
 type AnyTable = typeof orders | typeof orderItems | typeof shipments | typeof shipmentMilestones;
 
-const keysOf = (rows: object[]) => [...new Set(rows.flatMap((row) => Object.keys(row)))];
+const keysOf = (rows: { values: object }[]) => [...new Set(rows.flatMap((row) => Object.keys(row.values)))];
 
 // The helpers below run for every booking over rows of up to eighty columns: plain loops, and what
 // depends only on the table worked out once: a booking's CPU profile showed Drizzle's is() per column.
-
-/** Drops undefined values: as with Drizzle's insert, a column given undefined takes its default. */
-function defined<T extends object>(values: T): T {
-  const kept: Record<string, unknown> = {};
-  for (const key in values) if (values[key] !== undefined) kept[key] = values[key];
-  return kept as T;
-}
 
 type ColumnInfo = { name: string; default?: unknown };
 interface TableShape {
@@ -96,12 +91,30 @@ function shapeOf(table: AnyTable): TableShape {
   return shape;
 }
 
-/** `{orderDate: Date}` → `{order_date: "2026-…Z"}`: the table's column names, as JSON will carry them. */
-function jsonRow(table: AnyTable, values: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A row's values in one pass, as the statement and the caller want them: `values` by property name,
+ * `json` by column name (`{orderDate: Date}` → `{order_date: "2026-…Z"}`, as JSON will carry them).
+ * `fixed` is written over `given`, `fallback` under it. A value given as undefined is left out: as
+ * with Drizzle's insert, the column takes its default.
+ */
+function rowValues(
+  table: AnyTable,
+  given: object,
+  fixed: Record<string, unknown>,
+  fallback: Record<string, unknown> = {},
+): { values: Record<string, unknown>; json: Record<string, unknown> } {
   const { columns } = shapeOf(table);
-  const row: Record<string, unknown> = {};
-  for (const key in values) row[columns[key]!.name] = values[key];
-  return row;
+  const values: Record<string, unknown> = {};
+  const json: Record<string, unknown> = {};
+  const put = (key: string, value: unknown) => {
+    if (value === undefined) return;
+    values[key] = value;
+    json[columns[key]!.name] = value;
+  };
+  for (const key in fallback) if (!(key in given) && !(key in fixed)) put(key, fallback[key]);
+  for (const key in given) if (!(key in fixed)) put(key, (given as Record<string, unknown>)[key]);
+  for (const key in fixed) put(key, fixed[key]);
+  return { values, json };
 }
 
 const statementCache = new Map<string, SQL>();
