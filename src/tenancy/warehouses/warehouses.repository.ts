@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../base/db/client.js';
+import { builtOnce, type Executor } from '../../base/db/client.js';
 import { warehouses } from '../../base/db/schema.js';
 
 export type WarehouseRow = typeof warehouses.$inferSelect;
@@ -24,24 +24,17 @@ export async function listWarehouses(db: Executor, accountId: string): Promise<W
     .orderBy(asc(warehouses.createdAt), asc(warehouses.id));
 }
 
-const findWarehouseQuery = (db: Executor) =>
+const findWarehouseQuery = builtOnce((db) =>
   db
     .select()
     .from(warehouses)
     .where(and(eq(warehouses.accountId, sql.placeholder('accountId')), eq(warehouses.id, sql.placeholder('id'))))
-    .prepare('find_warehouse');
-// Built once per database (or transaction) object: every booking reads its warehouse, and building
-// the query through Drizzle cost the booking more CPU than the database spent answering it.
-const findWarehouseQueries = new WeakMap<Executor, ReturnType<typeof findWarehouseQuery>>();
+    .prepare('find_warehouse'),
+);
 
-/** A named prepared statement: planning the read cost the database more than running it. */
+/** A named prepared statement, built once: every booking reads its warehouse (builtOnce). */
 export async function findWarehouse(db: Executor, accountId: string, id: string): Promise<WarehouseRow | undefined> {
-  let query = findWarehouseQueries.get(db);
-  if (query === undefined) {
-    query = findWarehouseQuery(db);
-    findWarehouseQueries.set(db, query);
-  }
-  const [row] = await query.execute({ accountId, id });
+  const [row] = await findWarehouseQuery(db).execute({ accountId, id });
   return row;
 }
 
