@@ -1,6 +1,6 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../base/db/client.js';
-import { brandColumns, findShipmentViews } from '../../shipment-records/shipment-view.js';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, type Executor } from '../../base/db/client.js';
+import { brandColumns, findShipmentViews, type ShipmentView } from '../../shipment-records/shipment-view.js';
 import { accounts, returnEvents, returns, shipmentMilestones, shipments } from '../../base/db/schema.js';
 import { findWithBoxAwb } from '../../shipment-records/box-awbs.js';
 
@@ -8,7 +8,27 @@ import { findWithBoxAwb } from '../../shipment-records/box-awbs.js';
  * The shipment behind a tracking link, with what its page shows. The one lookup not scoped by
  * account: the token, 128 random bits only its customer was given, is the credential.
  */
-export const findByToken = (db: Executor, token: string) => findTracked(db, eq(shipments.trackToken, token));
+export const findByToken = async (db: Executor, token: string) =>
+  trackedOf((await viewByToken(db).execute({ token }))[0]);
+
+// Built once (builtOnce): the page is what buyers open and refresh, and building this select of
+// every column of three tables through Drizzle cost more CPU than the database spent answering it.
+const viewByToken = builtOnce((db) =>
+  findShipmentViews(db, eq(shipments.trackToken, sql.placeholder('token'))).prepare('shipment_view_by_token'),
+);
+const milestonesOf = builtOnce((db) =>
+  db
+    .select({ milestone: shipmentMilestones.milestone, at: shipmentMilestones.milestoneAt })
+    .from(shipmentMilestones)
+    .where(
+      and(
+        eq(shipmentMilestones.accountId, sql.placeholder('accountId')),
+        eq(shipmentMilestones.shipmentId, sql.placeholder('shipmentId')),
+      ),
+    )
+    .orderBy(asc(shipmentMilestones.milestoneAt))
+    .prepare('shipment_milestones_of'),
+);
 
 /**
  * The store's booked shipment with this AWB (or a box's of it), for the store's public page: scoped
@@ -29,7 +49,10 @@ export const findByStoreAwb = async (db: Executor, store: { accountId: string; i
   )?.found;
 
 async function findTracked(db: Executor, where: SQL | undefined) {
-  const [view] = await findShipmentViews(db, where);
+  return trackedOf((await findShipmentViews(db, where))[0]);
+}
+
+function trackedOf(view: ShipmentView | undefined) {
   if (!view) return undefined;
   const { shipment: s, order, store } = view;
   return {
@@ -54,14 +77,10 @@ async function findTracked(db: Executor, where: SQL | undefined) {
   };
 }
 
-export type TrackedShipment = NonNullable<Awaited<ReturnType<typeof findTracked>>>;
+export type TrackedShipment = NonNullable<ReturnType<typeof trackedOf>>;
 
 export async function findMilestones(db: Executor, accountId: string, shipmentId: string) {
-  return db
-    .select({ milestone: shipmentMilestones.milestone, at: shipmentMilestones.milestoneAt })
-    .from(shipmentMilestones)
-    .where(and(eq(shipmentMilestones.accountId, accountId), eq(shipmentMilestones.shipmentId, shipmentId)))
-    .orderBy(asc(shipmentMilestones.milestoneAt));
+  return milestonesOf(db).execute({ accountId, shipmentId });
 }
 
 /**
