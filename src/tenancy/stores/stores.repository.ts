@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../base/db/client.js';
+import { builtOnce, type Executor } from '../../base/db/client.js';
 import { storeLogos, stores } from '../../base/db/schema.js';
 import type { Logo } from './logo.js';
 
@@ -23,15 +23,26 @@ export async function findStore(db: Executor, accountId: string, storeId: string
 }
 
 /** Case-insensitive, as store names are unique ignoring case. */
+// Built once (builtOnce): a booking that names its store reads it by name.
+const storeByName = builtOnce((db) =>
+  db
+    .select()
+    .from(stores)
+    .where(
+      and(
+        eq(stores.accountId, sql.placeholder('accountId')),
+        sql`lower(${stores.storeName}) = lower(${sql.placeholder('storeName')})`,
+      ),
+    )
+    .prepare('store_by_name'),
+);
+
 export async function findStoreByName(
   db: Executor,
   accountId: string,
   storeName: string,
 ): Promise<StoreRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(stores)
-    .where(and(eq(stores.accountId, accountId), sql`lower(${stores.storeName}) = lower(${storeName})`));
+  const [row] = await storeByName(db).execute({ accountId, storeName });
   return row;
 }
 
