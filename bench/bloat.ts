@@ -34,19 +34,21 @@ import {
   overThreshold,
   readSettings,
   readSnapshot,
-  withClient,
 } from './lib/bloat-stats.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
-import { bookShipments, makeMerchant, startReceiver, yearDatabase } from './lib/year-setup.js';
+import {
+  benchArgs,
+  bookShipments,
+  makeMerchant,
+  settle,
+  startReceiver,
+  withClient,
+  yearDatabase,
+} from './lib/year-setup.js';
 import { describeFill, fillYear } from './lib/year-traffic.js';
 import { compact, pruneOnce } from './lib/year-prune.js';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
-    return [key!, value];
-  }),
-);
+const args = benchArgs();
 const PER_DAY = Number(args['parcels-per-day'] ?? 200);
 const DAYS = Number(args.days ?? 30);
 const BASE_DAYS = Number(args['base-days'] ?? 365);
@@ -107,22 +109,6 @@ async function start(url: string, env: Record<string, string>): Promise<ServerPr
   return { ...server, stop: () => stop().then(() => ({ serverExited: true, exitCode: 0 })) };
 }
 
-/** Waits until the real bookings' e-mails are written (the fill copies one), as bench/year.ts does. */
-async function settle(url: string, accountId: string) {
-  for (let i = 0; i < 100; i++) {
-    const n = await withClient(url, async (c) => {
-      const r = await c.query<{ n: number }>(
-        `select count(*)::int as n from notifications where account_id = $1 and body_html is not null`,
-        [accountId],
-      );
-      return r.rows[0]!.n;
-    });
-    if (n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  log('no e-mail was written for the real bookings: the fill will leave notifications out');
-}
-
 const pruned = (report: Record<string, number>) =>
   Object.entries(report)
     .filter(([, n]) => n > 0)
@@ -154,7 +140,7 @@ async function main() {
   let server = await start(database.url, yearEnv);
   const merchant = await makeMerchant(server, ADMIN_TOKEN, receiver.url);
   await bookShipments(server, merchant, 5, 'SEED');
-  await settle(database.url, merchant.accountId);
+  await settle(database.url, merchant.accountId, log);
   await server.stop();
   if (BASE_DAYS > 0) {
     const report = await withClient(database.url, (client) =>

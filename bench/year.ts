@@ -19,7 +19,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { type ServerProcess, startServerProcess } from '../test/server-process.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { explainListing } from './lib/year-explain.js';
@@ -27,22 +26,20 @@ import { benchOrder } from './lib/order-body.js';
 import { type Measured, measure, pool, type Request } from './lib/year-load.js';
 import { picks, timePicks } from './lib/year-picks.js';
 import {
+  benchArgs,
   bookShipments,
   makeMerchant,
   type Merchant,
+  settle,
   startReceiver,
+  withClient,
   type YearDatabase,
   yearDatabase,
 } from './lib/year-setup.js';
 import { describeFill, fillYear } from './lib/year-traffic.js';
 import { compact, describeSizes, pruneOnce, readSizes } from './lib/year-prune.js';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
-    return [key!, value];
-  }),
-);
+const args = benchArgs();
 const PER_DAY = Number(args['parcels-per-day'] ?? 200);
 const DAYS = Number(args.days ?? 365);
 const SEED = Number(args.seed ?? 20261127);
@@ -109,32 +106,6 @@ async function start(database: YearDatabase): Promise<ServerProcess> {
   return { ...server, stop: () => stop().then(() => ({ serverExited: true, exitCode: 0 })) };
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Waits until the real bookings' e-mails are written (the fill copies one). */
-async function settle(url: string, accountId: string) {
-  for (let i = 0; i < 100; i++) {
-    const n = await withClient(url, async (c) => {
-      const r = await c.query<{ n: number }>(
-        `select count(*)::int as n from notifications where account_id = $1 and body_html is not null`,
-        [accountId],
-      );
-      return r.rows[0]!.n;
-    });
-    if (n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  log('no e-mail was written for the real bookings: the fill will leave notifications out');
-}
-
 async function prepare(label: Side['label'], receiverUrl: string): Promise<Side> {
   const database = await yearDatabase(label);
   if (process.env.BENCH_KEEP !== '1') cleanups.push(database.drop);
@@ -142,7 +113,7 @@ async function prepare(label: Side['label'], receiverUrl: string): Promise<Side>
   let server = await start(database);
   const merchant = await makeMerchant(server, ADMIN_TOKEN, receiverUrl);
   await bookShipments(server, merchant, 5, `SEED-${label}`);
-  await settle(database.url, merchant.accountId);
+  await settle(database.url, merchant.accountId, log);
   // The empty side gets a few (EMPTY_DAYS at EMPTY_PER_DAY) by the same generator, so that both
   // answer full pages in every status; the year's side a year.
   await server.stop();

@@ -3,7 +3,7 @@
 // retention and anonymisation jobs do a month's work on a database that holds a year.
 import { benchOrder } from './order-body.js';
 import { api, type Merchant } from './year-setup.js';
-import { withClient } from './bloat-stats.js';
+import { withClient } from './year-setup.js';
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,7 @@
 // What bench/bloat.ts reads from PostgreSQL (issue 52): each table's size and write counters, the
 // server's autovacuum settings, and autovacuum's own rule for when a table is due.
 import pg from 'pg';
+import { withClient } from './year-setup.js';
 
 export interface TableStats {
   table: string;
@@ -19,16 +20,6 @@ export interface TableStats {
 export interface Snapshot {
   databaseBytes: number;
   tables: Map<string, TableStats>;
-}
-
-export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 export async function readSnapshot(url: string): Promise<Snapshot> {

@@ -140,3 +140,39 @@ export async function bookShipments(
   }
   return booked;
 }
+
+/** `--key=value` options (a bare `--key` is `true`), as the year benchmarks take them. */
+export const benchArgs = (): Record<string, string> =>
+  Object.fromEntries(
+    process.argv.slice(2).map((arg) => {
+      const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
+      return [key!, value];
+    }),
+  );
+
+/** One client on `url` for `work`, ended after it. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Waits until the real bookings' e-mails are written (the fill copies one); says so when none came. */
+export async function settle(url: string, accountId: string, log: (line: string) => void): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const n = await withClient(url, async (c) => {
+      const r = await c.query<{ n: number }>(
+        `select count(*)::int as n from notifications where account_id = $1 and body_html is not null`,
+        [accountId],
+      );
+      return r.rows[0]!.n;
+    });
+    if (n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  log('no e-mail was written for the real bookings: the fill will leave notifications out');
+}
