@@ -32,8 +32,14 @@ const ALONE_BOOKINGS = 10;
 /** Orders booked in the crash case before the first send is held; then more, just before the kill. */
 const EARLY_BOOKINGS = 5;
 const LATE_BOOKINGS = 5;
-/** A held send is in flight this long at most (then it times out and is recorded). */
+/** A held send is in flight this long at most (then it times out and is recorded): the default. */
 const SEND_TIMEOUT_MS = 10_000;
+/**
+ * The crash case's process holds its sends longer: the kill must come while they are in flight,
+ * after five more bookings, and on a starved machine those took longer than the default. Its leases
+ * last as long, so the restarted process waits about this long to send the held ones again.
+ */
+const CRASH_SEND_TIMEOUT_MS = 30_000;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 const processes: NpmProcess[] = [];
@@ -80,7 +86,7 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
       run(startServerProcess({ env: processEnv(sharedUrl) })),
       run(startServerProcess({ env: processEnv(sharedUrl) })),
       run(startServerProcess({ env: processEnv(aloneUrl, { WEBHOOK_WORKER: 'false' }) })),
-      run(startServerProcess({ env: processEnv(crashUrl) })),
+      run(startServerProcess({ env: processEnv(crashUrl, { WEBHOOK_TIMEOUT_MS: String(CRASH_SEND_TIMEOUT_MS) }) })),
     ]);
     const failed = starting.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;

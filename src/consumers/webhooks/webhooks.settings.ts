@@ -40,7 +40,12 @@ export const webhookSettings = defineSettings(
       shownDefault: '`8`',
       range: '1 to `WEBHOOK_CONCURRENCY_PER_ACCOUNT`',
     }),
-    timeoutMs: fixed(10_000, "A receiver's 2xx must come within this."),
+    timeoutMs: count('WEBHOOK_TIMEOUT_MS', {
+      doc: "how long a receiver has to answer one webhook send with its 2xx, in milliseconds; a send in flight holds its delivery's lease this long, so a crashed process's sends go again after it",
+      default: 10_000,
+      min: 1000,
+      max: 60_000,
+    }),
     /**
      * How long after its lease a queued delivery may still be sent: an endpoint disabled or deleted
      * meanwhile gets at most this much of what was queued for it, and a slow receiver's batch goes
