@@ -1,5 +1,6 @@
 import type { Tx } from '../../base/db/client.js';
 import type { TrackingUpdate } from '../../channels/channel-adapter.js';
+import { LOST_SUB_STATUSES } from '../../domain/shipment/status-machine.js';
 import type { StoredEvent } from '../../events/events.repository.js';
 import type { OutboxConsumer } from '../../events/outbox.js';
 import * as repo from './channel-writeback.repository.js';
@@ -40,8 +41,6 @@ function fulfilmentOf(event: StoredEvent, notifyCustomer: boolean): FulfilmentPa
   return { awb, courierName, trackingUrl, notifyCustomer, shippedAt: event.createdAt.toISOString() };
 }
 
-const FAILED_SUB_STATUSES: ReadonlySet<string> = new Set(['lost', 'damaged', 'destroyed']);
-
 /**
  * The store's word for a status the shipment moved to (Shopify's fulfilment event statuses), or
  * null for a move the store keeps no word for: pickup scans, the legs of the RTO after it began, a
@@ -60,7 +59,7 @@ export function trackingStatusOf(to: string, subStatus: string | null): Tracking
     case 'rto_initiated':
       return 'failure';
     case 'others':
-      return subStatus !== null && FAILED_SUB_STATUSES.has(subStatus) ? 'failure' : null;
+      return subStatus !== null && LOST_SUB_STATUSES.has(subStatus) ? 'failure' : null;
     default:
       return null;
   }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
+import { returnFinished, shipmentColumnsOf, shipmentFinished } from '../../base/db/schema.js';
 import type { Subjects } from './erasure.repository.js';
 
 /** A finished order (by its shipment) or a return of no forward shipment whose buyer is due to be anonymised. */
@@ -9,8 +10,8 @@ export interface Due {
   return_id: string | null;
 }
 
-const FINISHED_SHIPMENT = sql`('delivered', 'rto_delivered', 'cancelled')`;
-const FINISHED_RETURN = sql`('return_delivered', 'return_cancelled', 'return_lost')`;
+const SHIPMENT_FINISHED = shipmentFinished(shipmentColumnsOf('s'));
+const RETURN_FINISHED = returnFinished(sql.raw('r.status'));
 const uuids = (list: readonly string[]) => sql`${`{${list.join(',')}}`}::uuid[]`;
 
 /**
@@ -34,17 +35,17 @@ export async function dueForAnonymisation(
     db,
     sql`(select s.account_id, s.order_id, null::uuid as return_id from shipments s
           left join privacy_settings p on p.account_id = s.account_id
-          where s.buyer_anonymised_at is null and s.status in ${FINISHED_SHIPMENT}
+          where s.buyer_anonymised_at is null and ${SHIPMENT_FINISHED}
             and s.updated_at < ${at}::timestamptz - make_interval(days => ${floorDays}::int)
             and s.updated_at < ${at}::timestamptz - make_interval(days => coalesce(p.anonymise_after_days, ${defaultDays}::int))
             and s.order_id <> all(${uuids(skip)})
             and not exists (select 1 from returns r where r.account_id = s.account_id and r.forward_shipment_id = s.id
-                            and r.status not in ${FINISHED_RETURN})
+                            and not ${RETURN_FINISHED})
           order by s.updated_at limit ${limit})
         union all
         (select r.account_id, null::uuid, r.id from returns r
           left join privacy_settings p on p.account_id = r.account_id
-          where r.buyer_anonymised_at is null and r.forward_shipment_id is null and r.status in ${FINISHED_RETURN}
+          where r.buyer_anonymised_at is null and r.forward_shipment_id is null and ${RETURN_FINISHED}
             and r.updated_at < ${at}::timestamptz - make_interval(days => ${floorDays}::int)
             and r.updated_at < ${at}::timestamptz - make_interval(days => coalesce(p.anonymise_after_days, ${defaultDays}::int))
             and r.id <> all(${uuids(skip)})

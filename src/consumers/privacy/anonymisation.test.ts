@@ -117,6 +117,57 @@ describe('the anonymisation job', () => {
   });
 });
 
+describe('the anonymisation job and lost parcels', () => {
+  let setup: Awaited<ReturnType<typeof app>>;
+  beforeAll(async () => {
+    setup = await app();
+  });
+  afterAll(async () => {
+    await setup.ctx.close();
+  });
+
+  it("scrubs a lost or destroyed parcel's buyer 180 days after the courier said so; a held parcel's stays", async () => {
+    const { ctx, book, order, shipment } = setup;
+    const courier = await issueCarrierToken(ctx, SHADOWFAX);
+    const parcels = [];
+    for (const [phone, sub_status] of [
+      ['9811100011', 'lost'],
+      ['9811100012', 'destroyed'],
+      ['9811100013', 'on_hold'],
+    ] as const) {
+      const booked = await book(phone, true);
+      const [result] = await sendEvents(ctx, courier, [
+        { awb: booked.awb_code!, status: 'others', sub_status, event_time: ctx.clock.now().toISOString() },
+      ]);
+      expect(result, JSON.stringify(result)).toMatchObject({ accepted: true });
+      parcels.push(booked);
+    }
+    const [lost, destroyed, held] = parcels as [
+      (typeof parcels)[number],
+      (typeof parcels)[number],
+      (typeof parcels)[number],
+    ];
+    const heldBefore = [await order(held.order_id), await shipment(held.shipment_id)];
+
+    ctx.clock.advance(179 * DAY);
+    expect(await ctx.app.anonymisation.anonymiseDue()).toEqual({ orders: 0, returns: 0, left: 0, erased: {} });
+    ctx.clock.advance(1 * DAY + 1000);
+    expect(await ctx.app.anonymisation.anonymiseDue()).toMatchObject({
+      orders: 2,
+      returns: 0,
+      left: 0,
+      erased: { orders: 2, shipments: 2 },
+    });
+    for (const { order_id } of [lost, destroyed]) {
+      const scrubbed = await order(order_id);
+      expect([scrubbed.billing_name, scrubbed.billing_address, scrubbed.billing_email, scrubbed.billing_phone]).toEqual(
+        [E, E, E, E],
+      );
+    }
+    expect([await order(held.order_id), await shipment(held.shipment_id)]).toEqual(heldBefore);
+  });
+});
+
 describe('the anonymisation job and returns', () => {
   let setup: Awaited<ReturnType<typeof app>>;
   beforeAll(async () => {

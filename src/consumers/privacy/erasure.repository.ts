@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
+import { returnFinished, shipmentColumnsOf, shipmentFinished } from '../../base/db/schema.js';
 import type { Link, PersonalTable } from './personal-columns.js';
 
 // The statements of a buyer's erasure, all in the caller's transaction and the account's rows only.
@@ -98,7 +99,7 @@ export async function findSubjects(tx: Executor, accountId: string, who: BuyerQu
   };
 }
 
-/** The buyer's parcels not yet delivered, returned or cancelled (booked or still to book): a courier may still need the address. */
+/** The buyer's parcels not finished (booked or still to book; not delivered, returned, cancelled or lost): a courier may still need the address. */
 export async function openParcels(
   tx: Executor,
   accountId: string,
@@ -107,10 +108,10 @@ export async function openParcels(
   return queryRows<{ id: string; awb: string | null }>(
     tx,
     sql`select id, awb from shipments where account_id = ${accountId}
-          and id = any(${uuids(subjects.shipments)}) and status not in ('delivered', 'rto_delivered', 'cancelled')
+          and id = any(${uuids(subjects.shipments)}) and not ${shipmentFinished(shipmentColumnsOf('shipments'))}
         union all
         select id, awb from returns where account_id = ${accountId}
-          and id = any(${uuids(subjects.returns)}) and status not in ('return_delivered', 'return_cancelled', 'return_lost')
+          and id = any(${uuids(subjects.returns)}) and not ${returnFinished(sql.raw('returns.status'))}
         order by awb nulls first, id`,
   );
 }

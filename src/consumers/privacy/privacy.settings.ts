@@ -7,7 +7,7 @@ export const ANONYMISE_MAX_DAYS = 3650;
 
 export const privacySettings = defineSettings({
   anonymiseAfterDays: count('BUYER_DATA_ANONYMISE_DAYS', {
-    doc: "days after a shipment (or a return of no forward shipment) last changed in a final status (delivered, returned to origin, cancelled) before its buyer's name, phone, e-mail and street address are replaced by `[erased]` everywhere they were copied, by a background job; pincode, city and state are kept. An account sets its own with `PUT /custom/api/v1/privacy-settings` ([docs/data-lifecycle.md](docs/data-lifecycle.md))",
+    doc: "days after a shipment (or a return of no forward shipment) last changed in a final status (delivered, returned to origin, cancelled, lost, damaged or destroyed) before its buyer's name, phone, e-mail and street address are replaced by `[erased]` everywhere they were copied, by a background job; pincode, city and state are kept. An account sets its own with `PUT /custom/api/v1/privacy-settings` ([docs/data-lifecycle.md](docs/data-lifecycle.md))",
     default: 180,
     min: ANONYMISE_MIN_DAYS,
     max: ANONYMISE_MAX_DAYS,

@@ -1,24 +1,25 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
+import { returnFinished, shipmentColumnsOf, shipmentFinished } from '../../base/db/schema.js';
 
 // The pruning of history: couriers' scans of finished parcels and the event log's old entries.
 // Unlike the logs of retention.repository.ts, neither is a plain "older than" delete: a parcel keeps
 // its last scan, and an event goes only once nothing can still need it.
 
-/** A parcel of either kind, its scans' table and the statuses it ends in. */
+/** A parcel of either kind, its scans' table and when it is finished. */
 const HISTORIES = {
   shipments: {
     scans: 'tracking_events',
     owner: 'shipment_id',
     // A multi-piece shipment's boxes each keep their last scan (box_no 0: the shipment's own).
     history: 'e.shipment_id, e.box_no',
-    finished: sql`('delivered', 'rto_delivered', 'cancelled')`,
+    finished: shipmentFinished(shipmentColumnsOf('shipments')),
   },
   returns: {
     scans: 'return_events',
     owner: 'return_id',
     history: 'e.return_id',
-    finished: sql`('return_delivered', 'return_cancelled', 'return_lost')`,
+    finished: returnFinished(sql.raw('returns.status')),
   },
 } as const;
 
@@ -45,7 +46,7 @@ export async function pruneFinishedHistories(
     db,
     sql`with picked as (
           select id, account_id from ${table}
-          where history_pruned_at is null and status in ${finished} and updated_at < ${cutoff.toISOString()}::timestamptz
+          where history_pruned_at is null and ${finished} and updated_at < ${cutoff.toISOString()}::timestamptz
           order by updated_at
           limit ${parcels}
           for no key update skip locked

@@ -8,7 +8,8 @@ import { bookReturn } from '../../../test/kit/returns.js';
 import { issueCarrierToken, sendEvents, track } from '../../../test/kit/tracking.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
-import { webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
+import { shipmentColumnsOf, shipmentFinished, webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
+import { isFinished, SHIPMENT_STATUSES, SUB_STATUSES } from '../../domain/shipment/status-machine.js';
 
 // Retention of history (issue 52): couriers' scans of parcels finished TRACKING_HISTORY_RETENTION_DAYS
 // (365) ago, all but each one's last; events EVENTS_RETENTION_DAYS (90) old that every outbox
@@ -302,5 +303,70 @@ describe('the pruning of a multi-piece shipment, and a scan after pruning', () =
       sql`select awb, reason_code from kept_scans where account_id = ${m.id} and awb in (${one.awb}, ${awbs[1]!}) order by awb`,
     );
     expect(keptScans).toEqual([one.awb, awbs[1]!].sort().map((awb) => ({ awb, reason_code: 'not_applied' })));
+  });
+});
+
+describe('the pruning of lost parcels', () => {
+  it('counts a lost, damaged or destroyed parcel as finished, a held one not; the SQL and the domain agree on every status', async () => {
+    const lost = await booked();
+    const damaged = await booked();
+    const held = await booked();
+    const now = ctx.clock.now().getTime();
+    for (const [parcel, sub_status] of [
+      [lost, 'lost'],
+      [damaged, 'damaged'],
+      [held, 'on_hold'],
+    ] as const) {
+      await scans(parcel.awb, ['picked_up', 'in_transit']);
+      const [result] = await sendEvents(ctx, courier, [
+        {
+          awb: parcel.awb,
+          status: 'others',
+          sub_status,
+          location: 'Hub 3',
+          event_time: new Date(now + 3 * 60_000).toISOString(),
+        },
+      ]);
+      expect(result, JSON.stringify(result)).toMatchObject({ accepted: true });
+    }
+    expect(
+      await queryRows(
+        ctx.database.db,
+        sql`select status, sub_status from shipments where id in (${lost.id}, ${damaged.id}, ${held.id}) order by sub_status`,
+      ),
+    ).toEqual([
+      { status: 'others', sub_status: 'damaged' },
+      { status: 'others', sub_status: 'lost' },
+      { status: 'others', sub_status: 'on_hold' },
+    ]);
+
+    ctx.clock.advance(364 * DAY);
+    expect((await prune()).pruned.tracking_events).toBe(0);
+    ctx.clock.advance(2 * DAY);
+    expect((await prune()).pruned.tracking_events).toBe(4);
+    const left = async (id: string) =>
+      ids(sql`select coalesce(sub_status, status) as id from tracking_events where shipment_id = ${id}`);
+    expect(await left(lost.id)).toEqual(['lost']);
+    expect(await left(damaged.id)).toEqual(['damaged']);
+    expect(await left(held.id)).toEqual(['in_transit', 'on_hold', 'picked_up']);
+
+    // Every status with each of its sub-statuses (and none): the pick's predicate is isFinished.
+    const pairs = SHIPMENT_STATUSES.flatMap((status) =>
+      [...SUB_STATUSES[status], null].map((subStatus) => ({ status, subStatus })),
+    );
+    const values = sql.join(
+      pairs.map(({ status, subStatus }, i) => sql`(${i}::int, ${status}::text, ${subStatus}::text)`),
+      sql`, `,
+    );
+    const finished = await queryRows<{ i: number; finished: boolean }>(
+      ctx.database.db,
+      sql`select i, ${shipmentFinished(shipmentColumnsOf('p'))} as finished from (values ${values}) p(i, status, sub_status) order by i`,
+    );
+    expect(finished.map((row) => row.finished)).toEqual(pairs.map((p) => isFinished(p.status, p.subStatus)));
+    expect(pairs.filter((p) => isFinished(p.status, p.subStatus) && p.status === 'others')).toEqual([
+      { status: 'others', subStatus: 'lost' },
+      { status: 'others', subStatus: 'damaged' },
+      { status: 'others', subStatus: 'destroyed' },
+    ]);
   });
 });

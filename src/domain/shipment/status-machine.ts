@@ -16,6 +16,23 @@ export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 export const TERMINAL_STATUSES: ReadonlySet<ShipmentStatus> = new Set(['delivered', 'rto_delivered', 'cancelled']);
 
 /**
+ * The sub-statuses of `others` that say the parcel will not arrive: the courier lost, damaged or
+ * destroyed it. Not terminal (a lost parcel found goes on), but nothing more is expected of it.
+ */
+export const LOST_SUB_STATUSES: ReadonlySet<string> = new Set(['lost', 'damaged', 'destroyed']);
+
+/**
+ * A shipment that is over for its buyer: delivered, returned to origin, cancelled, or lost (damaged,
+ * destroyed). Once it has stayed so for their periods, its scans are pruned and its buyer anonymised
+ * (the SQL twin is base/db/schema's `shipmentFinished`).
+ */
+export function isFinished(status: ShipmentStatus, subStatus: string | null): boolean {
+  return (
+    TERMINAL_STATUSES.has(status) || (status === 'others' && subStatus !== null && LOST_SUB_STATUSES.has(subStatus))
+  );
+}
+
+/**
  * Which status may follow which. A status may also repeat (another scan in the same stage), which
  * updates the granular sub_status but is not a transition. Anything else is kept in the history
  * without changing the shipment, so a late or duplicate scan never moves it backwards.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   foldEvents,
+  isFinished,
   MILESTONE_NAMES,
   NDR_REASONS,
   SHIPMENT_STATUSES,
@@ -96,6 +97,23 @@ describe('the transition table', () => {
       expect({ from, to: [...TRANSITIONS[from]].sort() }).toEqual({ from, to: allowed.sort() });
     }
     expect([...TERMINAL_STATUSES].sort()).toEqual(['cancelled', 'delivered', 'rto_delivered']);
+  });
+
+  it.each([
+    ['delivered', 'delivered', true],
+    ['rto_delivered', 'rto_delivered', true],
+    ['cancelled', 'cancelled_by_courier', true],
+    ['others', 'lost', true],
+    ['others', 'damaged', true],
+    ['others', 'destroyed', true],
+    ['others', 'on_hold', false],
+    ['others', 'box_exception', false],
+    ['others', null, false],
+    ['ndr_raised', 'refused', false],
+    ['rto_in_transit', 'rto_in_transit', false],
+    ['pending', null, false],
+  ] as const)('finishes %s (%s): %s', (status, subStatus, finished) => {
+    expect(isFinished(status, subStatus)).toBe(finished);
   });
 
   it('reaches every status along its test path', () => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -89,15 +89,11 @@ export const returns = pgTable(
     // The pruning job's pick: finished returns whose scans are all still kept, oldest first.
     index('returns_history_kept_idx')
       .on(t.updatedAt)
-      .where(
-        sql`${t.historyPrunedAt} is null and ${t.status} in ('return_delivered', 'return_cancelled', 'return_lost')`,
-      ),
+      .where(sql`${t.historyPrunedAt} is null and ${returnFinished(t.status)}`),
     // The anonymisation job's pick of returns of no forward shipment of Dakiya's (those go with it).
     index('returns_buyer_in_clear_idx')
       .on(t.updatedAt)
-      .where(
-        sql`${t.buyerAnonymisedAt} is null and ${t.forwardShipmentId} is null and ${t.status} in ('return_delivered', 'return_cancelled', 'return_lost')`,
-      ),
+      .where(sql`${t.buyerAnonymisedAt} is null and ${t.forwardShipmentId} is null and ${returnFinished(t.status)}`),
     uniqueIndex('returns_account_merchant_order_key').on(t.accountId, t.merchantOrderId),
     uniqueIndex('returns_shipment_key').on(t.shipmentId),
     uniqueIndex('returns_awb_key').on(t.awb),
@@ -179,3 +175,11 @@ export const returnEvents = pgTable(
     index('return_events_account_return_idx').on(t.accountId, t.returnId, t.eventTime),
   ],
 );
+
+/**
+ * A finished return (domain/shipment's `RETURN_TERMINAL_STATUSES`: delivered back, cancelled, lost),
+ * as the partial indexes above hold it; queries that pick finished returns write this very predicate.
+ */
+export function returnFinished(status: SQLWrapper): SQL {
+  return sql`${status} in ('return_delivered', 'return_cancelled', 'return_lost')`;
+}

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -272,15 +272,31 @@ export const shipments = pgTable(
       .on(t.accountId, t.rtoDeliveredAt)
       .where(sql`${t.rtoDeliveredAt} is not null`),
     // The anonymisation job's pick: finished shipments whose buyer is still in clear, oldest first.
-    index('shipments_buyer_in_clear_idx')
+    index('shipments_finished_in_clear_idx')
       .on(t.updatedAt)
-      .where(sql`${t.buyerAnonymisedAt} is null and ${t.status} in ('delivered', 'rto_delivered', 'cancelled')`),
+      .where(sql`${t.buyerAnonymisedAt} is null and ${shipmentFinished(t)}`),
     // The pruning job's pick: finished shipments whose scans are all still kept, oldest first.
-    index('shipments_history_kept_idx')
+    index('shipments_finished_history_kept_idx')
       .on(t.updatedAt)
-      .where(sql`${t.historyPrunedAt} is null and ${t.status} in ('delivered', 'rto_delivered', 'cancelled')`),
+      .where(sql`${t.historyPrunedAt} is null and ${shipmentFinished(t)}`),
   ],
 );
+
+/**
+ * A finished shipment (domain/shipment's `isFinished`: delivered, returned to origin, cancelled, or
+ * lost, damaged or destroyed), as the partial indexes above hold it. A query that picks finished
+ * shipments writes this very predicate, so that PostgreSQL sees it implies the index's. `columns`
+ * are the table's own or an alias's (`shipmentColumnsOf('s')`). Never null (a sub-status may be),
+ * so that `not` of it is the open shipments.
+ */
+export function shipmentFinished(columns: { status: SQLWrapper; subStatus: SQLWrapper }): SQL {
+  return sql`(${columns.status} in ('delivered', 'rto_delivered', 'cancelled') or (${columns.status} = 'others' and coalesce(${columns.subStatus}, '') in ('lost', 'damaged', 'destroyed')))`;
+}
+
+/** A shipments alias's status columns, for `shipmentFinished`. */
+export function shipmentColumnsOf(alias: string): { status: SQL; subStatus: SQL } {
+  return { status: sql.raw(`${alias}.status`), subStatus: sql.raw(`${alias}.sub_status`) };
+}
 
 export const shipmentMilestones = pgTable(
   'shipment_milestones',
