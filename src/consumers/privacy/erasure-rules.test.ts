@@ -92,7 +92,7 @@ describe('POST /buyer-erasures: what it refuses', () => {
     expect([answer.statusCode, answer.json().code]).toEqual([404, 'buyer_not_found']);
   });
 
-  it('answers 409 naming each AWB while a parcel is on its way, and changes nothing', async () => {
+  it('answers 409 naming each AWB while a parcel is on its way, and changes nothing; a lost parcel holds nothing back', async () => {
     const m = await merchant(ctx);
     const who = buyer();
     const booked = await bookFor(m, who, false);
@@ -104,6 +104,14 @@ describe('POST /buyer-erasures: what it refuses', () => {
       details: [{ field: 'awb', message: `${booked.awb_code} is on its way; its courier needs the address` }],
     });
     expect(await orderRow(booked.order_id)).toEqual(before);
+
+    // Once the courier has lost it, nobody needs the address any more: the erasure goes ahead.
+    await sendEvents(ctx, shadowfax, [
+      { awb: booked.awb_code!, status: 'others', sub_status: 'lost', event_time: at(1) },
+    ]);
+    const erased = await post(ctx, m.apiKey, ERASE, { phone: who.billing_phone });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect((await orderRow(booked.order_id)).billing_address).toBe(E);
   });
 
   it('answers 403 to a credential without buyers:erase', async () => {
