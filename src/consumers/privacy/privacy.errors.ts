@@ -7,7 +7,7 @@ export const PRIVACY_ERRORS = errorCodes({
   ],
   buyer_parcels_on_the_way: [
     'conflict',
-    "Some of the buyer's parcels are on their way or not yet shipped, and need the address; `details` names each AWB (or shipment_id). Erase once they are delivered, returned or cancelled.",
+    "Some of the buyer's parcels are on their way or not yet shipped, and need the address; `details` names each AWB (or shipment_id). Erase once they are delivered, returned, cancelled or lost.",
   ],
   account_deletion_owner_only: [
     'forbidden',
