@@ -60,7 +60,9 @@ export function createErasure({
         if (open.length > 0) {
           throw new DomainError(
             'conflict',
-            [`${open.length} of the buyer's parcels are not yet delivered, returned, cancelled or lost: nothing was erased`],
+            [
+              `${open.length} of the buyer's parcels are not yet delivered, returned, cancelled or lost: nothing was erased`,
+            ],
             open.map(({ id, awb }) =>
               awb === null
                 ? { field: 'shipment_id', message: `${id} is not shipped yet; it needs the address` }
