@@ -155,6 +155,13 @@ describe('the return form of a delivered shipment', () => {
     // The other kurta may still be asked for; the one under review may not.
     const again = await open(path);
     expect(again.page.body).toContain('A return of Cotton Kurta is already being reviewed.');
+
+    // Past the window the tracking page still links the form, where the buyer follows their request.
+    ctx.clock.set('2026-11-28T19:00:00.000Z');
+    expect((await ctx.app.inject({ method: 'GET', url: `${path}?lang=en` })).body).toContain(
+      `<a class="return-form" href="${path}/return?lang=en">Return or exchange items</a>`,
+    );
+    expect((await open(path)).page.body).toContain('Being reviewed by the store');
   });
 
   it('names each refused field beside it, in the buyer language, and keeps nothing', async () => {

@@ -34,7 +34,7 @@ export interface TrackingPageContext {
   /** The buyer's address form (features/orders). */
   buyerAddress: BuyerAddressUpdate;
   /** The buyer's return requests (features/return-requests). */
-  returnRequests: Pick<ReturnRequestsService, 'buyerForm' | 'ask'>;
+  returnRequests: Pick<ReturnRequestsService, 'buyerForm' | 'offersForm' | 'ask'>;
 }
 
 /**
@@ -55,8 +55,7 @@ export async function registerTrackingPage(host: Host, ctx: TrackingPageContext)
   /** A delivered shipment links to the return form while its store takes requests, and once it has some. */
   const returnsOffered = async (token: string) => {
     const shipment = await findByToken(db, token);
-    const form = shipment && (await ctx.returnRequests.buyerForm(shipment.accountId, shipment.id));
-    return form !== undefined && (form.gate === undefined || form.requests.length > 0);
+    return shipment !== undefined && (await ctx.returnRequests.offersForm(shipment.accountId, shipment.id));
   };
   const formTokens = createFormTokens(await ensureServerSecret(db, 'track-forms'));
   host.routes?.add('public', pageFontRoutes());

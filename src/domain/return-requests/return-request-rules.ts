@@ -91,13 +91,18 @@ export interface Refusal {
 }
 
 /** The last day (India) requests are taken; undefined when the store takes none or the order is not delivered. */
-export function lastReturnDay(facts: Pick<ReturnRequestFacts, 'deliveredAt' | 'policy'>): IndiaDay | undefined {
+/** What decides whether an order takes requests at all (requestGate): no items, no requests. */
+export type GateFacts = Pick<ReturnRequestFacts, 'status' | 'deliveredAt' | 'returnUnderWay' | 'now'> & {
+  policy: Pick<ReturnPolicy, 'windowDays'>;
+};
+
+export function lastReturnDay(facts: Pick<GateFacts, 'deliveredAt' | 'policy'>): IndiaDay | undefined {
   if (facts.policy.windowDays <= 0 || facts.deliveredAt === null) return undefined;
   return indiaDayOf(facts.deliveredAt) + facts.policy.windowDays;
 }
 
 /** Why the buyer cannot ask at all, or undefined when the order takes requests now. */
-export function requestGate(facts: ReturnRequestFacts): Refusal | undefined {
+export function requestGate(facts: GateFacts): Refusal | undefined {
   if (facts.policy.windowDays <= 0) return { code: 'requests_off', field: 'order' };
   // Still moving (or back with the seller, or lost): there is nothing in the buyer's hands to return.
   if (facts.status !== 'delivered' || facts.deliveredAt === null) return { code: 'not_delivered', field: 'order' };

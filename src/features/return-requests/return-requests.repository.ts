@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../base/db/client.js';
+import { builtOnce, type Executor } from '../../base/db/client.js';
 import { findRequestItems, requestView } from '../../shipment-records/return-request-view.js';
 import {
   orderItems,
   orders,
   returnRequestItems,
+  returnPolicies,
   returnRequestPhotos,
   returnRequests,
   returns,
@@ -31,6 +32,35 @@ export async function findShipment(ex: Executor, accountId: string, shipmentId: 
   return row;
 }
 export type FoundShipment = NonNullable<Awaited<ReturnType<typeof findShipment>>>;
+
+/**
+ * What the tracking page needs to decide whether to link the return form, in one statement: the
+ * shipment's status and delivery, its store's window, a return under way, any request asked. Every
+ * delivered parcel's page view reads it; the form itself reads the rest.
+ */
+export async function findFormOffer(ex: Executor, accountId: string, shipmentId: string) {
+  const [row] = await formOfferOf(ex).execute({ accountId, shipmentId });
+  return row;
+}
+const formOfferOf = builtOnce((ex) =>
+  ex
+    .select({
+      status: shipments.status,
+      deliveredAt: shipments.deliveredAt,
+      windowDays: returnPolicies.windowDays,
+      returnUnderWay: sql<boolean>`exists (select 1 from ${returns} where ${returns.accountId} = ${shipments.accountId}
+        and ${returns.forwardShipmentId} = ${shipments.id} and ${returns.status} <> 'return_cancelled')`,
+      asked: sql<boolean>`exists (select 1 from ${returnRequests} where ${returnRequests.shipmentId} = ${shipments.id}
+        and ${returnRequests.accountId} = ${shipments.accountId})`,
+    })
+    .from(shipments)
+    .leftJoin(
+      returnPolicies,
+      and(eq(returnPolicies.accountId, shipments.accountId), eq(returnPolicies.storeId, shipments.storeId)),
+    )
+    .where(and(eq(shipments.accountId, sql.placeholder('accountId')), eq(shipments.id, sql.placeholder('shipmentId'))))
+    .prepare('return_form_offer'),
+);
 
 export function findOrderItems(ex: Executor, accountId: string, orderId: string) {
   return ex

@@ -15,6 +15,7 @@ import type { ReturnAddress } from '../../base/db/schema.js';
 import type { Language } from '../../domain/buyer-copy/page-words.js';
 import { refusalText } from '../../domain/buyer-copy/return-request-words.js';
 import {
+  type GateFacts,
   lastReturnDay,
   requestGate,
   returnableItems,
@@ -255,6 +256,23 @@ export function createReturnRequestsService(
      * the window's last day, each item with what may still be asked for, the store's reasons, the
      * delivery address to prefill, and the shipment's requests so far, newest first.
      */
+    /**
+     * Whether a delivered shipment's page links the return form: while its store takes requests for
+     * it, and once the buyer has asked (to see their requests), as `buyerForm` would show.
+     */
+    async offersForm(accountId: string, shipmentId: string): Promise<boolean> {
+      const offer = await repo.findFormOffer(db, accountId, shipmentId);
+      if (!offer) return false;
+      const gate = requestGate({
+        status: offer.status as GateFacts['status'],
+        deliveredAt: offer.deliveredAt,
+        returnUnderWay: offer.returnUnderWay,
+        policy: { windowDays: offer.windowDays ?? 0 },
+        now: clock.now(),
+      });
+      return gate === undefined || offer.asked;
+    },
+
     async buyerForm(accountId: string, shipmentId: string) {
       const found = await repo.findShipment(db, accountId, shipmentId, 'read');
       if (!found) return undefined;
