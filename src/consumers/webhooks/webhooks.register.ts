@@ -42,7 +42,12 @@ export function registerWebhooks(host: Host, ctx: WebhooksContext) {
     () =>
       webhookTasks(
         delivery.db,
-        { ...settings.webhooks, ...rules, leaseMarginMs: settings.workers.leaseMarginMs },
+        {
+          ...settings.webhooks,
+          ...rules,
+          leaseMarginMs: settings.workers.leaseMarginMs,
+          pollIntervalMs: settings.workers.pollIntervalMs,
+        },
         onError('webhook deliveries'),
         undefined,
         onError('webhook fan-out'),

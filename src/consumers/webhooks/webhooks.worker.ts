@@ -22,6 +22,8 @@ export interface DeliverySettings extends OutboundRules {
   concurrency: SendLimits;
   /** How long after its lease a queued delivery may still be sent (webhooks.settings.ts). */
   laneWindowMs: number;
+  /** The worker's poll (WORKER_POLL…): at least this often a round reads the due deliveries, retries among them. */
+  pollIntervalMs: number;
 }
 
 const FAN_OUT_BATCH = 200;
@@ -76,6 +78,15 @@ export function webhookTasks(
   );
   // Set by wake(): events were recorded, and the fan-out should have its turn.
   let woken = false;
+  // A round reads the due deliveries (a statement) only when there may be new ones to choose: the
+  // fan-out wrote some, a send ended (its slot, and its endpoint's queue, free), or a poll has passed
+  // (retries come due, another process's fan-out wrote some). Events no endpoint subscribes to
+  // write none: under load nearly every booking's events woke a round, and each round read.
+  let deliveriesWritten = true;
+  let endedAtLastPick = -1;
+  let lastPickAt = Number.NEGATIVE_INFINITY;
+  const pickWanted = () =>
+    deliveriesWritten || ended !== endedAtLastPick || performance.now() - lastPickAt >= settings.pollIntervalMs;
   // The fan-out in progress, and whether events came in while it ran.
   let fanningOut: Promise<void> | undefined;
   let fanOutAgain = false;
@@ -285,9 +296,8 @@ export function webhookTasks(
               await chooseAndStart(written.deliveries, signal, now(), new Map(written.events.map((e) => [e.id, e])));
             }
             if (written && written.deliveries.length > 0) {
-              // New deliveries: a round to pick them, and an end to a wait for a free slot. Events
-              // no endpoint subscribes to wrote none, and ask for no pick: under load nearly every
-              // booking's events came here, and a pick is a statement.
+              // New deliveries: a round to pick them, and an end to a wait for a free slot.
+              deliveriesWritten = true;
               wake?.();
               interrupt?.();
             }
@@ -325,9 +335,13 @@ export function webhookTasks(
         // (wake) end the run, so the fan-out turns them into deliveries.
         const started = performance.now();
         woken = false;
+        if (!pickWanted()) return false;
         for (;;) {
           const freeAtStart = slots.free;
           const endedAtStart = ended;
+          deliveriesWritten = false;
+          endedAtLastPick = ended;
+          lastPickAt = performance.now();
           for (let pick = 0; pick < MAX_PICKS && slots.free > 0; pick++) {
             const at = now();
             const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
