@@ -42,12 +42,7 @@ export function registerWebhooks(host: Host, ctx: WebhooksContext) {
     () =>
       webhookTasks(
         delivery.db,
-        {
-          ...settings.webhooks,
-          ...rules,
-          leaseMarginMs: settings.workers.leaseMarginMs,
-          pollIntervalMs: settings.workers.pollIntervalMs,
-        },
+        { ...settings.webhooks, ...rules, leaseMarginMs: settings.workers.leaseMarginMs },
         onError('webhook deliveries'),
         undefined,
         onError('webhook fan-out'),

@@ -22,11 +22,15 @@ export interface DeliverySettings extends OutboundRules {
   concurrency: SendLimits;
   /** How long after its lease a queued delivery may still be sent (webhooks.settings.ts). */
   laneWindowMs: number;
-  /** The worker's poll (WORKER_POLL…): at least this often a round reads the due deliveries, retries among them. */
-  pollIntervalMs: number;
 }
 
 const FAN_OUT_BATCH = 200;
+/**
+ * A round that has no new deliveries to choose from reads the due ones (retries, a test event or a
+ * redelivery written by a request, another process's fan-out) at most this often: under load a
+ * round comes every few milliseconds, one for nearly every booking's events.
+ */
+const PICK_SPACING_MS = 100;
 /** How many due deliveries a round looks at to choose from; a full account's are left out of it. */
 const CANDIDATES = 200;
 /** Reads of due deliveries in one round: each leaves out the accounts and endpoints the last filled. */
@@ -78,15 +82,15 @@ export function webhookTasks(
   );
   // Set by wake(): events were recorded, and the fan-out should have its turn.
   let woken = false;
-  // A round reads the due deliveries (a statement) only when there may be new ones to choose: the
-  // fan-out wrote some, a send ended (its slot, and its endpoint's queue, free), or a poll has passed
-  // (retries come due, another process's fan-out wrote some). Events no endpoint subscribes to
-  // write none: under load nearly every booking's events woke a round, and each round read.
+  // A round reads the due deliveries (a statement) at once when the fan-out wrote some or a send
+  // ended (its slot, and its endpoint's queue, free), else PICK_SPACING_MS after its last read.
+  // Events no endpoint subscribes to write none: under load nearly every booking's events woke a
+  // round, and each round read.
   let deliveriesWritten = true;
   let endedAtLastPick = -1;
   let lastPickAt = Number.NEGATIVE_INFINITY;
   const pickWanted = () =>
-    deliveriesWritten || ended !== endedAtLastPick || performance.now() - lastPickAt >= settings.pollIntervalMs;
+    deliveriesWritten || ended !== endedAtLastPick || performance.now() - lastPickAt >= PICK_SPACING_MS;
   // The fan-out in progress, and whether events came in while it ran.
   let fanningOut: Promise<void> | undefined;
   let fanOutAgain = false;

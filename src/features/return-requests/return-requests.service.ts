@@ -252,11 +252,6 @@ export function createReturnRequestsService(
     },
 
     /**
-     * What the buyer's form shows for a shipment: whether it takes a request now (and if not, why),
-     * the window's last day, each item with what may still be asked for, the store's reasons, the
-     * delivery address to prefill, and the shipment's requests so far, newest first.
-     */
-    /**
      * Whether a delivered shipment's page links the return form: while its store takes requests for
      * it, and once the buyer has asked (to see their requests), as `buyerForm` would show.
      */
@@ -273,6 +268,11 @@ export function createReturnRequestsService(
       return gate === undefined || offer.asked;
     },
 
+    /**
+     * What the buyer's form shows for a shipment: whether it takes a request now (and if not, why),
+     * the window's last day, each item with what may still be asked for, the store's reasons, the
+     * delivery address to prefill, and the shipment's requests so far, newest first.
+     */
     async buyerForm(accountId: string, shipmentId: string) {
       const found = await repo.findShipment(db, accountId, shipmentId, 'read');
       if (!found) return undefined;
