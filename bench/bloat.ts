@@ -38,6 +38,8 @@ import {
 import { describeLoad, describeMachine } from './lib/machine.js';
 import {
   benchArgs,
+  cleanupStack,
+  log,
   bookShipments,
   makeMerchant,
   settle,
@@ -75,14 +77,7 @@ const DRAIN_MS = 15 * 60_000;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 const WATCHDOG_MS = 2 * 60 * 60_000;
 
-const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse())
-    await Promise.resolve()
-      .then(cleanup)
-      .catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
-}
+const { cleanups, cleanUp } = cleanupStack();
 
 async function start(url: string, env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess({

@@ -27,6 +27,8 @@ import { type Measured, measure, pool, type Request } from './lib/year-load.js';
 import { picks, timePicks } from './lib/year-picks.js';
 import {
   benchArgs,
+  cleanupStack,
+  log,
   bookShipments,
   makeMerchant,
   type Merchant,
@@ -61,14 +63,7 @@ const EMPTY_PER_DAY = Number(args['empty-per-day'] ?? 12);
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 const WATCHDOG_MS = 3 * 60 * 60_000;
 
-const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse())
-    await Promise.resolve()
-      .then(cleanup)
-      .catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
-}
+const { cleanups, cleanUp } = cleanupStack();
 
 interface Side {
   label: 'empty' | 'year';

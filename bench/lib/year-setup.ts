@@ -176,3 +176,21 @@ export async function settle(url: string, accountId: string, log: (line: string)
   }
   log('no e-mail was written for the real bookings: the fill will leave notifications out');
 }
+
+/** A line of a year benchmark's log, with the time of day. */
+export const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+/**
+ * What a run started (servers, databases, a receiver), undone last first by `cleanUp`, each step's
+ * failure logged and the rest still undone: on the way out, and by the watchdog.
+ */
+export function cleanupStack() {
+  const cleanups: (() => Promise<unknown> | unknown)[] = [];
+  async function cleanUp() {
+    for (const cleanup of cleanups.splice(0).reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+  }
+  return { cleanups, cleanUp };
+}
