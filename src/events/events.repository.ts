@@ -192,18 +192,51 @@ export async function registerConsumer(ex: Executor, name: string, now: Date): P
 }
 
 /**
- * Takes a consumer's cursor for this transaction, or undefined when another process holds it
- * (SKIP LOCKED: that process is reading the same stream, so this one has nothing to do). A cursor
- * is never made here: one made at a consumer's first read started at "now" and skipped every event
- * recorded before it (the first bookings of a new install, decision 128). A consumer without one is
- * a consumer no migration made: it fails, loudly, every round.
+ * A consumer's next batch of settled events (up to `limit`, in log order), its cursor taken for this
+ * transaction (FOR UPDATE SKIP LOCKED) and moved past the batch, in one statement: a round of the
+ * outbox costs one round trip before the consumer's own work, and the move is undone with the
+ * transaction if that work fails. The transaction then commits without waiting for its WAL flush
+ * (decision 189): a crash that loses it loses the cursor's move with the work, so the batch is
+ * handed again, and whatever acts on that work (a lease, a send's record) commits with its flush
+ * first, which makes the round durable before anything leaves the database. Undefined when another process holds the cursor (it is reading
+ * the same stream, so this one has nothing to do). A cursor is never made here: one made at a
+ * consumer's first read started at "now" and skipped every event recorded before it (the first
+ * bookings of a new install, decision 128). A consumer without one is a consumer no migration made:
+ * it fails, loudly, every round.
  */
-export async function leaseConsumer(ex: Executor, name: string): Promise<LogPosition | undefined> {
-  const [row] = await queryPreparedRows<{ txid: string; position: number | string }>(
+export async function takeBatch(
+  ex: Executor,
+  name: string,
+  { dataOf, limit, now }: { dataOf?: readonly string[]; limit: number; now: Date },
+): Promise<StoredEvent[] | undefined> {
+  const data = dataOf
+    ? sql`case when type = any(${sql.param([...dataOf])}::text[]) then data else '{}'::jsonb end`
+    : sql`data`;
+  const rows = await queryPreparedRows<(RawEvent & { taken: number }) | { taken: number; id: null }>(
     ex,
-    sql`select after_txid::text as txid, after_position as position from event_consumers where name = ${name} for update skip locked`,
+    sql`with cursor as (
+          select after_txid, after_position, set_config('synchronous_commit', 'off', true) as unflushed
+          from event_consumers where name = ${name} for update skip locked
+        ),
+        batch as (
+          select ${columns(data)}, events.txid as log_txid
+          from events, cursor
+          where ${SETTLED} and (events.txid, events.position) > (cursor.after_txid, cursor.after_position)
+          order by events.txid, events.position limit ${limit}
+        ),
+        moved as (
+          update event_consumers set after_txid = last.log_txid, after_position = last.position,
+            updated_at = ${now.toISOString()}::timestamptz
+          from (select log_txid, position from batch order by log_txid desc, position desc limit 1) last
+          where name = ${name}
+          returning 1
+        )
+        select taken.n as taken, batch.id, batch."accountId", batch.type, batch."subjectType", batch."subjectId",
+          batch.sequence, batch.data, batch."createdAt", batch.txid, batch.position
+        from (select count(*)::int as n from cursor) taken left join batch on true
+        order by batch.log_txid, batch.position`,
   );
-  if (row) return { txid: row.txid, position: Number(row.position) };
+  if (rows[0]?.taken === 1) return rows.flatMap((row) => (row.id === null ? [] : [toStored(row as RawEvent)]));
   // Nothing taken: held by another process, or missing. Asked only then, so a round costs nothing more.
   const [held] = await queryPreparedRows<{ name: string }>(
     ex,
@@ -212,13 +245,4 @@ export async function leaseConsumer(ex: Executor, name: string): Promise<LogPosi
   if (!held)
     throw new Error(`the outbox consumer "${name}" has no cursor: a migration must make its row in event_consumers`);
   return undefined;
-}
-
-export async function advanceConsumer(ex: Executor, name: string, to: LogPosition, now: Date): Promise<void> {
-  await queryPreparedRows(
-    ex,
-    sql`
-    update event_consumers set after_txid = ${to.txid}::xid8, after_position = ${to.position}, updated_at = ${now.toISOString()}::timestamptz
-    where name = ${name}`,
-  );
 }

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../base/db/client.js';
-import { advanceConsumer, findSettledEvents, leaseConsumer, type StoredEvent } from './events.repository.js';
+import { type StoredEvent, takeBatch } from './events.repository.js';
 import type { WorkerTask } from './worker.js';
 
 /**
@@ -10,7 +10,9 @@ import type { WorkerTask } from './worker.js';
  * (worker.ts), beside the webhook tasks. `handle` runs in the transaction that advances the consumer's
  * cursor, so the work it writes and the cursor commit together: a crash in between replays the
  * batch, and nothing is lost or taken twice. Slow or fallible side effects (HTTP, SMTP) belong
- * in that work's own leased jobs, never in `handle`.
+ * in that work's own leased jobs, never in `handle`. That transaction commits without waiting for
+ * its WAL flush (takeBatch): the lease, a write that commits with its flush, makes it durable
+ * before anything acts on the work, so a job must be leased (or otherwise written) before its effect.
  */
 export interface OutboxConsumer {
   /**
@@ -35,13 +37,9 @@ export interface OutboxConsumer {
  */
 export async function pumpConsumer(db: Db, consumer: OutboxConsumer, now: Date, batchSize = 200): Promise<number> {
   return db.transaction(async (tx) => {
-    const cursor = await leaseConsumer(tx, consumer.name);
-    if (!cursor) return 0;
-    const events = await findSettledEvents(tx, { after: cursor, dataOf: consumer.reads, limit: batchSize });
-    const last = events.at(-1);
-    if (!last) return 0;
+    const events = await takeBatch(tx, consumer.name, { dataOf: consumer.reads, limit: batchSize, now });
+    if (!events?.length) return 0;
     await consumer.handle(tx, events);
-    await advanceConsumer(tx, consumer.name, last, now);
     return events.length;
   });
 }

@@ -5,7 +5,7 @@ import type { WorkerTask } from '../../events/worker.js';
 import { PinnedAgents } from '../../base/outbound/outbound-request.js';
 import type { OutboundRules } from '../../base/outbound/outbound-url.js';
 import { attemptDelivery, deliveryMessage, type Message } from './send.js';
-import { webhookFanOut } from './fan-out.js';
+import { FAN_OUT_BATCH, fanOutPace, webhookFanOut } from './fan-out.js';
 import { type Candidate, SendSlots } from './send-slots.js';
 import { attemptRecorder } from './attempt-records.js';
 import * as repo from './webhooks.repository.js';
@@ -24,7 +24,6 @@ export interface DeliverySettings extends OutboundRules {
   laneWindowMs: number;
 }
 
-const FAN_OUT_BATCH = 200;
 /**
  * A round that has no new deliveries to choose from reads the due ones (retries, a test event or a
  * redelivery written by a request, another process's fan-out) at most this often: under load a
@@ -95,6 +94,7 @@ export function webhookTasks(
   let fanningOut: Promise<void> | undefined;
   let fanOutAgain = false;
   let fanOutFailed = false;
+  const pace = fanOutPace();
   // What the fan-out's transaction wrote, kept until it commits.
   let handedOver: { deliveries: repo.QueuedDelivery[]; events: StoredEvent[] } | undefined;
   const fanOut = webhookFanOut((deliveries, events) => {
@@ -289,6 +289,8 @@ export function webhookTasks(
         fanOutFailed = false;
         fanningOut = (async () => {
           do {
+            await pace.wait();
+            if (signal.aborted) return;
             fanOutAgain = false;
             handedOver = undefined;
             const handled = await pumpConsumer(db, fanOut, now(), FAN_OUT_BATCH);
@@ -305,7 +307,7 @@ export function webhookTasks(
               wake?.();
               interrupt?.();
             }
-            if (handled === FAN_OUT_BATCH) fanOutAgain = true;
+            if (pace.ended(handled)) fanOutAgain = true;
           } while (fanOutAgain && !signal.aborted);
         })()
           .catch((error: unknown) => {
