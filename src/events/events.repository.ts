@@ -192,6 +192,43 @@ export async function registerConsumer(ex: Executor, name: string, now: Date): P
 }
 
 /**
+ * takeBatch's statement. The batch is a lateral subquery of the cursor, so that its index scan
+ * starts at the cursor: joined to it, PostgreSQL walked the whole log from its start and filtered
+ * (the database's CPU per booking grew with every round of `npm run bench:bookings`).
+ */
+export function takeBatchStatement(
+  name: string,
+  { dataOf, limit, now }: { dataOf?: readonly string[]; limit: number; now: Date },
+): SQL {
+  const data = dataOf
+    ? sql`case when type = any(${sql.param([...dataOf])}::text[]) then data else '{}'::jsonb end`
+    : sql`data`;
+  return sql`with cursor as (
+      select after_txid, after_position, set_config('synchronous_commit', 'off', true) as unflushed
+      from event_consumers where name = ${name} for update skip locked
+    ),
+    batch as (
+      select next.* from cursor, lateral (
+        select ${columns(data)}, events.txid as log_txid
+        from events
+        where ${SETTLED} and (events.txid, events.position) > (cursor.after_txid, cursor.after_position)
+        order by events.txid, events.position limit ${limit}
+      ) next
+    ),
+    moved as (
+      update event_consumers set after_txid = last.log_txid, after_position = last.position,
+        updated_at = ${now.toISOString()}::timestamptz
+      from (select log_txid, position from batch order by log_txid desc, position desc limit 1) last
+      where name = ${name}
+      returning 1
+    )
+    select taken.n as taken, batch.id, batch."accountId", batch.type, batch."subjectType", batch."subjectId",
+      batch.sequence, batch.data, batch."createdAt", batch.txid, batch.position
+    from (select count(*)::int as n from cursor) taken left join batch on true
+    order by batch.log_txid, batch.position`;
+}
+
+/**
  * A consumer's next batch of settled events (up to `limit`, in log order), its cursor taken for this
  * transaction (FOR UPDATE SKIP LOCKED) and moved past the batch, in one statement: a round of the
  * outbox costs one round trip before the consumer's own work, and the move is undone with the
@@ -207,34 +244,11 @@ export async function registerConsumer(ex: Executor, name: string, now: Date): P
 export async function takeBatch(
   ex: Executor,
   name: string,
-  { dataOf, limit, now }: { dataOf?: readonly string[]; limit: number; now: Date },
+  options: { dataOf?: readonly string[]; limit: number; now: Date },
 ): Promise<StoredEvent[] | undefined> {
-  const data = dataOf
-    ? sql`case when type = any(${sql.param([...dataOf])}::text[]) then data else '{}'::jsonb end`
-    : sql`data`;
   const rows = await queryPreparedRows<(RawEvent & { taken: number }) | { taken: number; id: null }>(
     ex,
-    sql`with cursor as (
-          select after_txid, after_position, set_config('synchronous_commit', 'off', true) as unflushed
-          from event_consumers where name = ${name} for update skip locked
-        ),
-        batch as (
-          select ${columns(data)}, events.txid as log_txid
-          from events, cursor
-          where ${SETTLED} and (events.txid, events.position) > (cursor.after_txid, cursor.after_position)
-          order by events.txid, events.position limit ${limit}
-        ),
-        moved as (
-          update event_consumers set after_txid = last.log_txid, after_position = last.position,
-            updated_at = ${now.toISOString()}::timestamptz
-          from (select log_txid, position from batch order by log_txid desc, position desc limit 1) last
-          where name = ${name}
-          returning 1
-        )
-        select taken.n as taken, batch.id, batch."accountId", batch.type, batch."subjectType", batch."subjectId",
-          batch.sequence, batch.data, batch."createdAt", batch.txid, batch.position
-        from (select count(*)::int as n from cursor) taken left join batch on true
-        order by batch.log_txid, batch.position`,
+    takeBatchStatement(name, options),
   );
   if (rows[0]?.taken === 1) return rows.flatMap((row) => (row.id === null ? [] : [toStored(row as RawEvent)]));
   // Nothing taken: held by another process, or missing. Asked only then, so a round costs nothing more.
