@@ -22,6 +22,8 @@ export interface StoredEvent {
   createdAt: Date;
   txid: string;
   position: number;
+  /** Its data was not read (the consumer's `reads` or `readsWhen` left it out): `data` is empty. */
+  dataSkipped?: true;
 }
 
 /** The place of an event in the log: events are read in (txid, position) order. */
@@ -192,24 +194,36 @@ export async function registerConsumer(ex: Executor, name: string, now: Date): P
 }
 
 /**
+ * A batch's size and what of its events' data to read: `dataOf` the types, `dataWhen` a condition
+ * on the row (both, when both are given); the others come with `data` empty and `dataSkipped`. The
+ * time is the cursor's `updated_at`.
+ */
+interface TakeOptions {
+  dataOf?: readonly string[];
+  dataWhen?: SQL;
+  limit: number;
+  now: Date;
+}
+
+/**
  * takeBatch's statement. The batch is a lateral subquery of the cursor, so that its index scan
  * starts at the cursor: joined to it, PostgreSQL walked the whole log from its start and filtered
  * (the database's CPU per booking grew with every round of `npm run bench:bookings`).
  */
-export function takeBatchStatement(
-  name: string,
-  { dataOf, limit, now }: { dataOf?: readonly string[]; limit: number; now: Date },
-): SQL {
-  const data = dataOf
-    ? sql`case when type = any(${sql.param([...dataOf])}::text[]) then data else '{}'::jsonb end`
-    : sql`data`;
+export function takeBatchStatement(name: string, { dataOf, dataWhen, limit, now }: TakeOptions): SQL {
+  const when = [
+    ...(dataOf ? [sql`type = any(${sql.param([...dataOf])}::text[])`] : []),
+    ...(dataWhen ? [sql`(${dataWhen})`] : []),
+  ];
+  const read = when.length > 0 ? sql.join(when, sql` and `) : sql`true`;
   return sql`with cursor as (
       select after_txid, after_position, set_config('synchronous_commit', 'off', true) as unflushed
       from event_consumers where name = ${name} for update skip locked
     ),
     batch as (
       select next.* from cursor, lateral (
-        select ${columns(data)}, events.txid as log_txid
+        select ${columns(sql`case when ${read} then data else '{}'::jsonb end`)}, not (${read}) as skipped,
+          events.txid as log_txid
         from events
         where ${SETTLED} and (events.txid, events.position) > (cursor.after_txid, cursor.after_position)
         order by events.txid, events.position limit ${limit}
@@ -223,7 +237,7 @@ export function takeBatchStatement(
       returning 1
     )
     select taken.n as taken, batch.id, batch."accountId", batch.type, batch."subjectType", batch."subjectId",
-      batch.sequence, batch.data, batch."createdAt", batch.txid, batch.position
+      batch.sequence, batch.data, batch."createdAt", batch.txid, batch.position, batch.skipped
     from (select count(*)::int as n from cursor) taken left join batch on true
     order by batch.log_txid, batch.position`;
 }
@@ -235,22 +249,23 @@ export function takeBatchStatement(
  * transaction if that work fails. The transaction then commits without waiting for its WAL flush
  * (decision 189): a crash that loses it loses the cursor's move with the work, so the batch is
  * handed again, and whatever acts on that work (a lease, a send's record) commits with its flush
- * first, which makes the round durable before anything leaves the database. Undefined when another process holds the cursor (it is reading
- * the same stream, so this one has nothing to do). A cursor is never made here: one made at a
+ * first, which makes the round durable before anything leaves the database. Undefined when another
+ * process holds the cursor (it is reading the same stream, so this one has nothing to do). A cursor is never made here: one made at a
  * consumer's first read started at "now" and skipped every event recorded before it (the first
  * bookings of a new install, decision 128). A consumer without one is a consumer no migration made:
  * it fails, loudly, every round.
  */
-export async function takeBatch(
-  ex: Executor,
-  name: string,
-  options: { dataOf?: readonly string[]; limit: number; now: Date },
-): Promise<StoredEvent[] | undefined> {
-  const rows = await queryPreparedRows<(RawEvent & { taken: number }) | { taken: number; id: null }>(
+export async function takeBatch(ex: Executor, name: string, options: TakeOptions): Promise<StoredEvent[] | undefined> {
+  const rows = await queryPreparedRows<(RawEvent & { taken: number; skipped: boolean }) | { taken: number; id: null }>(
     ex,
     takeBatchStatement(name, options),
   );
-  if (rows[0]?.taken === 1) return rows.flatMap((row) => (row.id === null ? [] : [toStored(row as RawEvent)]));
+  if (rows[0]?.taken === 1)
+    return rows.flatMap(({ taken: _, ...row }) => {
+      if (row.id === null) return [];
+      const { skipped, ...event } = row as RawEvent & { skipped: boolean };
+      return [{ ...toStored(event), ...(skipped && { dataSkipped: true as const }) }];
+    });
   // Nothing taken: held by another process, or missing. Asked only then, so a round costs nothing more.
   const [held] = await queryPreparedRows<{ name: string }>(
     ex,

@@ -5,7 +5,7 @@ import { eventsSettled } from '../../test/databases.js';
 import { authed } from '../../test/kit/http.js';
 import { book } from '../../test/kit/orders.js';
 import { createCityWarehouse } from '../../test/kit/warehouses.js';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../base/db/client.js';
 import { insertEvent, registerConsumer, type StoredEvent, takeBatchStatement } from './events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from './outbox.js';
@@ -28,13 +28,14 @@ afterAll(async () => {
  * knows it: its cursor is made at its first pump, after the events settled then, as the migration
  * that introduces a consumer makes it on an install that already has events.
  */
-function collector(name = `test-${randomUUID()}`, reads?: readonly string[]) {
+function collector(name = `test-${randomUUID()}`, reads?: readonly string[], readsWhen?: SQL) {
   const seen: StoredEvent[] = [];
   let failNext = false;
   let registered: Promise<void> | undefined;
   const consumer: OutboxConsumer = {
     name,
     reads,
+    readsWhen,
     async handle(_tx: Tx, events: StoredEvent[]) {
       if (failNext) {
         failNext = false;
@@ -125,6 +126,33 @@ describe('outbox consumers', () => {
     expect((booked!.data as { shipment: { id: string } }).shipment.id).toBe(booked!.subjectId);
     // The cursor moved past both: nothing is handed again.
     expect(await bookedOnly.pump()).toBe(0);
+  });
+
+  it('a consumer that reads on a condition gets every event, with the data of those it holds for', async () => {
+    const other = await ctx.createAccount();
+    const otherWarehouse = await createCityWarehouse(ctx, other.apiKey);
+    const everything = collector();
+    const oursOnly = collector(`test-${randomUUID()}`, undefined, sql`events.account_id = ${accountId}`);
+    const oursBooked = collector(`test-${randomUUID()}`, ['shipment.booked'], sql`events.account_id = ${accountId}`);
+    for (const reader of [everything, oursOnly, oursBooked]) await reader.pump();
+    await book(ctx, other.apiKey, otherWarehouse);
+    await book(ctx, apiKey, warehouseId);
+    await eventsSettled(ctx.database);
+    for (const reader of [everything, oursOnly, oursBooked]) expect(await reader.pump()).toBe(4);
+    const read = (event: StoredEvent) => (event.dataSkipped ? 'skipped' : 'read');
+    expect(everything.seen.map(read)).toEqual(['read', 'read', 'read', 'read']);
+    expect(oursOnly.seen.map((e) => [e.accountId === accountId, e.type, read(e)])).toEqual([
+      [false, 'shipment.created', 'skipped'],
+      [false, 'shipment.booked', 'skipped'],
+      [true, 'shipment.created', 'read'],
+      [true, 'shipment.booked', 'read'],
+    ]);
+    expect(oursBooked.seen.map(read)).toEqual(['skipped', 'skipped', 'skipped', 'read']);
+    for (const [i, event] of oursOnly.seen.entries()) {
+      expect(event.id).toBe(everything.seen[i]!.id);
+      expect(event.data).toEqual(event.dataSkipped ? {} : everything.seen[i]!.data);
+    }
+    expect(oursBooked.seen[3]!.data).toEqual(everything.seen[3]!.data);
   });
 
   it('pumps running at once hand each event to exactly one of them', async () => {

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../base/db/client.js';
 import { type StoredEvent, takeBatch } from './events.repository.js';
 import type { WorkerTask } from './worker.js';
@@ -26,6 +27,13 @@ export interface OutboxConsumer {
    * subject and place in the log are all it looks at). Absent: every event's data.
    */
   readonly reads?: readonly string[];
+  /**
+   * A condition on the event's row (the table `events`) under which `handle` reads its data at all
+   * (an endpoint of its account to send it to, a store to write back to): the others reach it with
+   * `data` empty, as the types `reads` leaves out. The snapshots are the batch's bulk: read for
+   * nothing, their text cost PostgreSQL to write and this process to parse, every booking. Absent: always.
+   */
+  readonly readsWhen?: SQL;
   handle(tx: Tx, events: StoredEvent[]): Promise<void>;
 }
 
@@ -37,7 +45,12 @@ export interface OutboxConsumer {
  */
 export async function pumpConsumer(db: Db, consumer: OutboxConsumer, now: Date, batchSize = 200): Promise<number> {
   return db.transaction(async (tx) => {
-    const events = await takeBatch(tx, consumer.name, { dataOf: consumer.reads, limit: batchSize, now });
+    const events = await takeBatch(tx, consumer.name, {
+      dataOf: consumer.reads,
+      dataWhen: consumer.readsWhen,
+      limit: batchSize,
+      now,
+    });
     if (!events?.length) return 0;
     await consumer.handle(tx, events);
     return events.length;

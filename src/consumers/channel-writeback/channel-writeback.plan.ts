@@ -119,7 +119,7 @@ const READS = ['shipment.booked', 'shipment.status_changed', 'shipment.cancelled
 export async function planWritebacks(tx: Tx, events: StoredEvent[], now: Date): Promise<void> {
   const byAccount = new Map<string, StoredEvent[]>();
   for (const event of events) {
-    if (event.subjectType !== 'shipment' || !READS.includes(event.type)) continue;
+    if (event.subjectType !== 'shipment' || !READS.includes(event.type) || event.dataSkipped) continue;
     byAccount.set(event.accountId, [...(byAccount.get(event.accountId) ?? []), event]);
   }
   for (const [accountId, list] of byAccount) {
@@ -167,5 +167,7 @@ export async function planWritebacks(tx: Tx, events: StoredEvent[], now: Date): 
 export const channelWritebackConsumer = (now: () => Date): OutboxConsumer => ({
   name: 'channel-writeback',
   reads: READS,
+  // An account without a connected store has nothing to write back: its snapshots are not read.
+  readsWhen: repo.HAS_CONNECTED_CHANNEL,
   handle: (tx, events) => planWritebacks(tx, events, now()),
 });

@@ -7,6 +7,10 @@ export type WritebackRow = typeof channelWritebacks.$inferSelect;
 export type NewWriteback = Omit<typeof channelWritebacks.$inferInsert, 'id' | 'accountId'>;
 export type WritebackKind = 'fulfil' | 'update' | 'track' | 'cancel';
 
+/** On an event's row (`events`): its account has a connected store, which a write-back needs. */
+export const HAS_CONNECTED_CHANNEL = sql`exists (select 1 from sales_channels c
+  where c.account_id = events.account_id and c.status = 'connected')`;
+
 /** A shipment that came from a store order, with what planning its write-back needs. */
 export interface ShipmentLink {
   shipmentId: string;

@@ -9,14 +9,19 @@ export const WEBHOOK_FAN_OUT = 'webhooks';
 /**
  * Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer.
  * `written` hears of the deliveries and the events they carry, for the worker to send at once once
- * the transaction commits.
+ * the transaction commits. An event is read whole only when its account had an enabled endpoint as
+ * the batch was taken; the others are not fanned out (an endpoint that commits after that is one
+ * registered after the event, which it does not get).
  */
 export function webhookFanOut(
   written: (deliveries: repo.QueuedDelivery[], events: StoredEvent[]) => void = () => {},
 ): OutboxConsumer {
   return {
     name: WEBHOOK_FAN_OUT,
-    async handle(tx, events) {
+    readsWhen: repo.HAS_LIVE_ENDPOINT,
+    async handle(tx, batch) {
+      const events = batch.filter((e) => !e.dataSkipped);
+      if (events.length === 0) return;
       const deliveries = await repo.fanOut(
         tx,
         events.map((e) => e.id),

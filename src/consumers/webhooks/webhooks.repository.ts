@@ -75,6 +75,10 @@ export type QueuedDelivery = Pick<DeliveryRow, 'id' | 'accountId' | 'endpointId'
 
 const QUEUED_COLUMNS = sql`id, account_id as "accountId", endpoint_id as "endpointId", event_id as "eventId", attempts`;
 
+/** On an event's row (`events`): its account has an endpoint that could be sent it (fanOut's endpoints, and more). */
+export const HAS_LIVE_ENDPOINT = sql`exists (select 1 from webhook_endpoints w
+  where w.account_id = events.account_id and w.status = 'enabled' and w.deleted_at is null)`;
+
 /**
  * One delivery per subscribed, enabled endpoint for each event of the batch, in one statement; answers
  * them in the events' order. An endpoint registered after an event was recorded does not get it. A
