@@ -13,7 +13,7 @@ export const STOP_MESSAGE = 'dakiya:stop';
  * Whether this process runs the workers (the delivery thread, the tracking poller, the NDR rules and
  * the periodic checks): a process of its own, or the first slot of a `WEB_CONCURRENCY` cluster. The
  * other slots only serve requests, so that every recorded event does not wake a worker in each
- * process to race for the same work (decision NNN).
+ * process to race for the same work (decision 114).
  */
 export function runsWorkersHere(): boolean {
   return !cluster.isWorker || clusterSlot() === '0';
