@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../base/db/client.js';
+import { leaseDue } from './couriers.repository.js';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
@@ -50,6 +51,28 @@ describe('tracking poller', () => {
       .map((r) => r.query.get('waybill'))
       .filter((w): w is string => w !== null)
       .map((w) => w.split(','));
+
+  it('a lease writes no index entry: the row versions it makes go beside the old ones (HOT)', async () => {
+    // Before any poll: the queue's pages hold only what the bookings wrote, each page filled to the
+    // table's fillfactor. Filled to the brim (as before migration 0086), none of these was HOT.
+    const later = new Date(first.clock.now().getTime() + 86_400_000);
+    const Rollback = class extends Error {};
+    let seen: { leased: number; hot: number } | undefined;
+    await first.database.db
+      .transaction(async (tx) => {
+        const leased = await leaseDue(tx, [DELHIVERY_SURFACE], later, 10, 60_000);
+        const [row] = await queryRows<{ hot: number }>(
+          tx,
+          sql`select pg_stat_get_xact_tuples_hot_updated('courier_polls'::regclass)::int as hot`,
+        );
+        seen = { leased: leased.length, hot: row!.hot };
+        throw new Rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Rollback)) throw error;
+      });
+    expect(seen).toEqual({ leased: 10, hot: 10 });
+  });
 
   it('shares the due shipments between processes: each asked for once, in batches of at most 50', async () => {
     const from = sim.callsTo(TRACK).length;
