@@ -10,6 +10,7 @@ import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { shipmentColumnsOf, shipmentFinished, webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
 import { isFinished, SHIPMENT_STATUSES, SUB_STATUSES } from '../../domain/shipment/status-machine.js';
+import { eventLogPruning } from './retention-events.js';
 
 // Retention of history (issue 52): couriers' scans of parcels finished TRACKING_HISTORY_RETENTION_DAYS
 // (365) ago, all but each one's last; events EVENTS_RETENTION_DAYS (90) old that every outbox
@@ -368,5 +369,61 @@ describe('the pruning of lost parcels', () => {
       { status: 'others', subStatus: 'damaged' },
       { status: 'others', subStatus: 'destroyed' },
     ]);
+  });
+});
+
+describe("the events' pruning from where the last run left off", () => {
+  it('walks only what the last run did not pass, and still takes a passed event once its subject has a newer one', async () => {
+    const other = await merchant(ctx);
+    const parcels = [];
+    for (let i = 0; i < 20; i++) {
+      const answer = await orchestrate(ctx, other.apiKey, orderBody(other.warehouseId));
+      parcels.push({ awb: answer.awb_code!, id: answer.shipment_id! });
+    }
+    await consumersCaughtUp();
+    // What names an event goes by its own period, before the events: here, gone already.
+    await ctx.database.db.execute(sql`delete from webhook_attempts`);
+    for (const table of ['webhook_deliveries', 'notifications', 'channel_writebacks'])
+      await ctx.database.db.execute(sql`delete from ${sql.identifier(table)}`);
+    const pruning = eventLogPruning(() => ctx.clock.now().getTime());
+    const run = async () => {
+      const cutoff = new Date(ctx.clock.now().getTime() + DAY);
+      let statements = 0;
+      let events = 0;
+      for await (const batch of pruning(ctx.database.db, { cutoff }, 16)) {
+        statements += 1;
+        events += batch.events;
+      }
+      return { statements, events };
+    };
+    const eventsOf = () => ids(sql`select id from events where account_id = ${other.id}`);
+    const lastOfOther = () =>
+      ids(
+        sql`select e.id from events e where e.account_id = ${other.id}
+            and e.sequence = (select max(l.sequence) from events l where l.account_id = e.account_id and l.subject_id = e.subject_id)`,
+      );
+
+    // The first run walks the whole log: every event but each subject's last goes.
+    const first = await run();
+    expect(first.events).toBeGreaterThanOrEqual(20);
+    expect(await eventsOf()).toEqual(await lastOfOther());
+    const kept = await eventsOf();
+
+    // The next starts where the first's run of kept events ended: one statement for the newer
+    // events (none), one for the log after that place.
+    expect(await run()).toEqual({ statements: 2, events: 0 });
+    expect(first.statements).toBeGreaterThan(4);
+
+    // A scan gives the first parcel newer events: its kept one, before that place, goes now.
+    await scans(parcels[0]!.awb, ['picked_up']);
+    await consumersCaughtUp();
+    const before = await lastOfOther();
+    const second = await run();
+    expect(second.events).toBeGreaterThanOrEqual(1);
+    const after = await eventsOf();
+    expect(after).toEqual(await lastOfOther());
+    expect(kept.filter((id) => !after.includes(id))).toHaveLength(1);
+    expect(before).toEqual(after);
+    expect(second.statements).toBeLessThan(first.statements);
   });
 });

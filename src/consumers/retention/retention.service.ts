@@ -3,6 +3,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Executor } from '../../base/db/client.js';
 import { formatDay, type IndiaDay, indiaDayOf, indiaDayStartOf, monthStartOf } from '../../domain/calendar.js';
 import { createWorker, type Worker } from '../../events/worker.js';
+import { eventLogPruning } from './retention-events.js';
 import * as history from './retention-history.repository.js';
 import type { HistoryOwner } from './retention-history.repository.js';
 import * as repo from './retention.repository.js';
@@ -84,25 +85,6 @@ const histories = (table: 'tracking_events' | 'return_events', owner: HistoryOwn
 });
 
 /**
- * The event log, window after window in commit order from its start, until a window reaches past
- * the cutoff or the consumers' place. Each run walks the events it keeps (each subject's last) once:
- * an index walk, no row written.
- */
-const eventLog: Prunable = {
-  table: 'events',
-  keepMs: (p) => p.eventsDays * DAY_MS,
-  async *batches(db, { cutoff }, limit) {
-    let after: history.LogPlace | null = null;
-    for (;;) {
-      const { events, scanned, end } = await history.pruneEventWindow(db, { cutoff, after, window: limit });
-      yield { events };
-      if (!end || scanned < limit || end.createdAt >= cutoff) return;
-      after = end;
-    }
-  },
-};
-
-/**
  * Not a period: the reports' totals of closed days or months, written to a shard per connection,
  * folded into one (retention.repository.ts). `open` gives the first India day still open from
  * today: the cutoff is its start, so the day or month before it is the last one folded.
@@ -126,7 +108,7 @@ const totalShards = (level: repo.TotalsLevel, open: (today: IndiaDay) => IndiaDa
  * (docs/operations.md, Retention). A table is added here, with its setting and a test of its edge.
  * The logs that name events go before the events, so that one run frees what they held.
  */
-const PRUNABLES: readonly Prunable[] = [
+const prunables = (eventLog: Prunable['batches']): readonly Prunable[] => [
   untilShort(
     'webhook_deliveries',
     (p) => p.webhookDeliveriesDays * DAY_MS,
@@ -178,13 +160,16 @@ const PRUNABLES: readonly Prunable[] = [
   ),
   histories('tracking_events', 'shipments'),
   histories('return_events', 'returns'),
-  eventLog,
+  { table: 'events', keepMs: (p) => p.eventsDays * DAY_MS, batches: eventLog },
   totalShards('day', (today) => today),
   totalShards('month', monthStartOf),
 ];
 
 /** Every table a run removes rows of: each kind's own, and those that go with them. */
-export const TABLES: readonly Table[] = [...PRUNABLES.map((prunable) => prunable.table), 'webhook_attempts'];
+export const TABLES: readonly Table[] = [
+  ...prunables(async function* () {}).map((prunable) => prunable.table),
+  'webhook_attempts',
+];
 
 /** What a pruning run removed, table by table, and the time before which each kind was removed. */
 export interface PruneReport {
@@ -215,6 +200,7 @@ export function createRetention(deps: {
   const { db, clock, settings } = deps;
   const limit = settings.pruneBatchRows;
   const periods: Periods = { ...settings, idempotencyKeyKeepMs: deps.idempotencyKeyKeepMs };
+  const kinds = prunables(eventLogPruning(() => clock.now().getTime()));
 
   async function pruneAll({ pauseMs = 0, signal }: { pauseMs?: number; signal?: AbortSignal } = {}) {
     const now = clock.now().getTime();
@@ -223,7 +209,7 @@ export function createRetention(deps: {
       pruned: Object.fromEntries(TABLES.map((table) => [table, 0])) as PruneReport['pruned'],
       before: {} as PruneReport['before'],
     };
-    for (const prunable of PRUNABLES) {
+    for (const prunable of kinds) {
       if (signal?.aborted) break;
       const cutoff = prunable.cutoff?.(new Date(now)) ?? new Date(now - prunable.keepMs(periods));
       report.before[prunable.table] = cutoff.toISOString();
