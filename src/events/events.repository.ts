@@ -114,11 +114,8 @@ const SETTLED = sql`txid < pg_snapshot_xmin(pg_current_snapshot())`;
 
 // The columns answer txid as text (a JavaScript number cannot hold an xid8). An ORDER BY naming
 // that output would sort the text, "100" before "99": order by events.txid, the number.
-const columns = (
-  data: SQL,
-) => sql`id, account_id as "accountId", type, subject_type as "subjectType", subject_id as "subjectId", sequence, ${data} as data,
-  created_at as "createdAt", txid::text as txid, position`;
-const COLUMNS = columns(sql`data`);
+const COLUMNS = sql`id, account_id as "accountId", type, subject_type as "subjectType", subject_id as "subjectId",
+  sequence, data, created_at as "createdAt", txid::text as txid, position`;
 
 type RawEvent = Omit<StoredEvent, 'createdAt' | 'position'> & { createdAt: Date | string; position: number | string };
 
@@ -140,7 +137,6 @@ export async function findSettledEvents(
     after?: LogPosition;
     types?: readonly string[];
     excludeTypes?: readonly string[];
-    dataOf?: readonly string[];
     limit: number;
   },
 ): Promise<StoredEvent[]> {
@@ -151,7 +147,7 @@ export async function findSettledEvents(
   if (filter.excludeTypes) where.push(sql`type <> all(${sql.param([...filter.excludeTypes])}::text[])`);
   const rows = await queryPreparedRows<RawEvent>(
     ex,
-    sql`select ${filter.dataOf ? columns(sql`case when type = any(${sql.param([...filter.dataOf])}::text[]) then data else '{}'::jsonb end`) : COLUMNS}
+    sql`select ${COLUMNS}
         from events where ${sql.join(where, sql` and `)} order by events.txid, events.position limit ${filter.limit}`,
   );
   return rows.map(toStored);
@@ -215,6 +211,7 @@ export function takeBatchStatement(name: string, { dataOf, dataWhen, limit, now 
     ...(dataOf ? [sql`type = any(${sql.param([...dataOf])}::text[])`] : []),
     ...(dataWhen ? [sql`(${dataWhen})`] : []),
   ];
+  // Evaluated once an event (a condition may be a subquery); the data leaves only where it holds.
   const read = when.length > 0 ? sql.join(when, sql` and `) : sql`true`;
   return sql`with cursor as (
       select after_txid, after_position, set_config('synchronous_commit', 'off', true) as unflushed
@@ -222,8 +219,7 @@ export function takeBatchStatement(name: string, { dataOf, dataWhen, limit, now 
     ),
     batch as (
       select next.* from cursor, lateral (
-        select ${columns(sql`case when ${read} then data else '{}'::jsonb end`)}, not (${read}) as skipped,
-          events.txid as log_txid
+        select ${COLUMNS}, ${read} as wanted, events.txid as log_txid
         from events
         where ${SETTLED} and (events.txid, events.position) > (cursor.after_txid, cursor.after_position)
         order by events.txid, events.position limit ${limit}
@@ -237,7 +233,8 @@ export function takeBatchStatement(name: string, { dataOf, dataWhen, limit, now 
       returning 1
     )
     select taken.n as taken, batch.id, batch."accountId", batch.type, batch."subjectType", batch."subjectId",
-      batch.sequence, batch.data, batch."createdAt", batch.txid, batch.position, batch.skipped
+      batch.sequence, case when batch.wanted then batch.data else '{}'::jsonb end as data, batch."createdAt",
+      batch.txid, batch.position, not batch.wanted as skipped
     from (select count(*)::int as n from cursor) taken left join batch on true
     order by batch.log_txid, batch.position`;
 }
