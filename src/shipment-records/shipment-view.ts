@@ -1,4 +1,4 @@
-import { eq, type SQL } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
 import { accounts, orders, shipments, stores, warehouses } from '../base/db/schema.js';
 import { bookedBoxesColumn } from './shipment-boxes.js';
@@ -38,6 +38,17 @@ export function findShipmentViews(ex: Executor, where: SQL | undefined) {
 }
 
 export type ShipmentView = Awaited<ReturnType<typeof findShipmentViews>>[number];
+
+/**
+ * findShipmentViews' tables and joins as plain SQL (shipments `s`, orders `o`, warehouses `w`,
+ * accounts `a`, stores `st`), for a reader that needs a few of a view's columns for every event of a
+ * batch (the customer e-mails): a shipment is in a view only with its order, warehouse and account.
+ */
+export const SHIPMENT_VIEW_FROM = sql`from shipments s
+  join orders o on o.id = s.order_id
+  join warehouses w on w.id = s.warehouse_id
+  join accounts a on a.id = s.account_id
+  left join stores st on st.id = s.store_id`;
 
 /** The brand columns of a shipment view, flat, as customer e-mails and the tracking page read them. */
 export const brandColumns = ({ accountName, store }: Pick<ShipmentView, 'accountName' | 'store'>) => ({

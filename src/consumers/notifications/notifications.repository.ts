@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRows } from '../../base/db/client.js';
-import type { brandColumns } from '../../shipment-records/shipment-view.js';
+import { type brandColumns, SHIPMENT_VIEW_FROM } from '../../shipment-records/shipment-view.js';
 import { events, notifications, shipments } from '../../base/db/schema.js';
 import { leaseDueJobs } from '../../events/jobs.repository.js';
 import { UUID } from '../../base/uuid.js';
@@ -27,13 +27,6 @@ export type NewNotification = Pick<
 // and warehouse rows of a shipment view and building the insert were most of the delivery thread's
 // time a booking.
 
-/** The joins of a shipment view (shipment-records/shipment-view.ts): a shipment is in one only with its order, warehouse and account. */
-const VIEW_JOINS = sql`from shipments s
-  join orders o on o.id = s.order_id
-  join warehouses w on w.id = s.warehouse_id
-  join accounts a on a.id = s.account_id
-  left join stores st on st.id = s.store_id`;
-
 /** Per shipment: its order's e-mail addresses and its store's choice of e-mails (null without a store). */
 export async function recipientsOf(ex: Executor, accountId: string, shipmentIds: string[]) {
   const rows = await queryPreparedRows<{
@@ -46,7 +39,7 @@ export async function recipientsOf(ex: Executor, accountId: string, shipmentIds:
     ex,
     sql`select s.id as "shipmentId", o.billing_email as "billingEmail", o.shipping_email as "shippingEmail",
           o.shipping_is_billing as "shippingIsBilling", st.notify_events as "notifyEvents"
-        ${VIEW_JOINS}
+        ${SHIPMENT_VIEW_FROM}
         where s.account_id = ${accountId} and s.id = any(${sql.param(shipmentIds)}::uuid[])`,
   );
   return new Map(rows.map((row) => [row.shipmentId, row]));
@@ -143,7 +136,7 @@ export async function brandsOf(ex: Executor, accountId: string, shipmentIds: str
     sql`select s.id as "shipmentId", a.name as "accountName", st.id as "storeId", st.brand_name as "brandName",
           st.logo_sha256 as "logoSha256", st.support_email as "supportEmail", st.support_phone as "supportPhone",
           o.merchant_order_id as "orderDisplayId", s.track_token as "trackToken"
-        ${VIEW_JOINS}
+        ${SHIPMENT_VIEW_FROM}
         where s.account_id = ${accountId} and s.id = any(${sql.param(shipmentIds)}::uuid[])`,
   );
   return new Map(rows.map(({ shipmentId, ...brand }) => [shipmentId, brand]));
