@@ -86,6 +86,13 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
       "Anonymises now every buyer due (BUYER_DATA_ANONYMISE_DAYS, or the account's own period, after a shipment or a return finished), " +
       'as the background job does every hour and POST /admin/v1/privacy/anonymise does, and prints what changed.',
   },
+  'buyers compact': {
+    options: '',
+    does:
+      "Rewrites every table and the planner's statistics and moves the write-ahead log on, so that the old versions of rows an erasure, " +
+      "an anonymisation or an account's deletion changed are gone from the database's files, as POST /admin/v1/privacy/compact does; " +
+      'prints what each table weighed before and after. Each table is locked while it is rewritten: run it in a quiet hour.',
+  },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
     does: 'Issues a token a courier uses to report tracking events (CARRIER_ID: a service id from GET /custom/api/v1/carriers).',
@@ -213,6 +220,8 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | AccountExpo
       };
     case 'buyers anonymise':
       return { method: 'POST', url: '/admin/v1/privacy/anonymise' };
+    case 'buyers compact':
+      return { method: 'POST', url: '/admin/v1/privacy/compact' };
     case 'carrier-tokens create':
       return {
         method: 'POST',

@@ -43,6 +43,7 @@ describe('npm run cli', () => {
         '  retention prune',
         '  buyers erase --account ACCOUNT_ID [--phone PHONE] [--email EMAIL] [--order-id ORDER_ID]',
         '  buyers anonymise',
+        '  buyers compact',
         '  carrier-tokens create --carrier CARRIER_ID',
       ]) {
         expect(stdout.split('\n')).toContain(line);

@@ -86,3 +86,41 @@ export async function findTraces(db: Db, needles: string[]): Promise<Trace[]> {
   }
   return traces;
 }
+
+export interface FileTrace {
+  file: string;
+  needle: string;
+}
+
+/**
+ * Every file of the database's own where a needle's bytes are (as given and in lower case): on the
+ * embedded engine its whole data directory, the write-ahead log's segments among them; on a
+ * PostgreSQL server the test database's directory (base/<oid>), since the server's log is shared
+ * with every other database on it. Read through the server (a superuser's pg_read_binary_file), so
+ * that pages still in its buffers are written out first.
+ */
+export async function findFileTraces(database: TestContext['database'], needles: string[]): Promise<FileTrace[]> {
+  const { db, engine } = database;
+  await db.execute(sql`checkpoint`);
+  const [{ root }] = (await queryRows<{ root: string }>(
+    db,
+    engine === 'pglite'
+      ? sql`select '.' as root`
+      : sql`select 'base/' || oid as root from pg_database where datname = current_database()`,
+  )) as [{ root: string }];
+  const bytes = [...new Set(needles.flatMap((needle) => [needle, needle.toLowerCase()]))];
+  return queryRows<FileTrace>(
+    db,
+    sql`with recursive tree(path, is_dir, size) as (
+          select ${root}::text, true, 0::bigint
+          union all
+          select t.path || '/' || f.name, coalesce(s.isdir, false), coalesce(s.size, 0)
+            from tree t, pg_ls_dir(t.path, true, false) as f(name), pg_stat_file(t.path || '/' || f.name, true) as s
+           where t.is_dir
+        )
+        select distinct t.path as file, n.needle
+          from tree t, pg_read_binary_file(t.path, 0, t.size, true) as b(content), unnest(${`{${bytes.map((b) => `"${b.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]) as n(needle)
+         where not t.is_dir and position(convert_to(n.needle, 'UTF8') in b.content) > 0
+         order by 1, 2`,
+  );
+}

@@ -37,6 +37,13 @@ export async function openPglite(dataDir?: string, from?: Blob, settings?: Recor
   };
 }
 
+/**
+ * The write-ahead log's old segments are removed, not renamed for reuse, so that the storage
+ * compaction after an erasure (compaction.ts) leaves no copy of the erased rows in the data
+ * directory; a new segment is then made without writing its zeros first, as the reuse saved.
+ */
+const EMBEDDED_SETTINGS: Record<string, string> = { wal_recycle: 'off', wal_init_zero: 'off' };
+
 /** Where a DATA_DIR keeps the embedded database's files. */
 export const pgliteDirectory = (dataDir: string) => path.join(dataDir, 'pglite');
 
@@ -46,9 +53,10 @@ export async function startPglite(dataDir?: string, from?: Blob, settings?: Reco
   const client = new PGlite({
     ...(dataDir && { dataDir: pgliteDirectory(dataDir) }),
     ...(from && { loadDataDir: from }),
-    ...(settings && {
-      startParams: [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
-    }),
+    startParams: [
+      ...PGlite.defaultStartParams,
+      ...Object.entries({ ...EMBEDDED_SETTINGS, ...settings }).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    ],
     extensions: { pg_trgm },
     // A bigint as the server's driver (`pg`) answers it: text, exact past 2^53 (arrays of them
     // follow their element). Drizzle already takes dates, times and intervals as text from both,

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../base/db/client.js';
 import {
   type Buyer,
   buyerNeedles,
@@ -6,9 +8,10 @@ import {
   findTraces,
   useBuyerEverywhere,
 } from '../../../test/kit/buyer-everywhere.js';
+import { findFileTraces } from '../../../test/kit/buyer-traces.js';
 import { eventsSettled } from '../../../test/databases.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
-import { CANCEL, post, UUID, V1 } from '../../../test/kit/http.js';
+import { admin, CANCEL, post, UUID, V1 } from '../../../test/kit/http.js';
 import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 
 // Issue 52's test of an erasure: a buyer written through every feature that keeps one (a COD
@@ -46,6 +49,14 @@ describe('the buyer written everywhere, and found by findTraces', () => {
       expect.not.arrayContaining([expect.objectContaining({ needle: stranger[0] })]),
     );
     expect(await findTraces(world.ctx.database.db, ['%%zz_%', 'Zorawarix%'])).toEqual([]);
+  });
+
+  it("finds each of their values in the database's files, which the compaction's check below reads", async () => {
+    // As autovacuum would have on a live install: the planner's statistics now sample their values too.
+    await world.ctx.database.db.execute(sql`analyze`);
+    const needles = buyerNeedles(world.buyer);
+    const found = await findFileTraces(world.ctx.database, needles);
+    expect(new Set(found.map((t) => t.needle.toLowerCase()))).toEqual(new Set(needles.map((n) => n.toLowerCase())));
   });
 });
 
@@ -98,6 +109,37 @@ describe("a buyer's erasure", () => {
       deleted: { rto_history: 1, return_request_photos: 0, account_exports: 0 },
     });
     expect(await findTraces(world.ctx.database.db, buyerNeedles(world.buyer))).toEqual([]);
+  });
+
+  it("leaves no trace of the buyer in the database's files once the operator has compacted them", async () => {
+    const { database } = world.ctx;
+    // An erasure changes rows; their old versions are still in the files until rewritten.
+    expect((await findFileTraces(database, buyerNeedles(world.buyer))).length).toBeGreaterThan(0);
+
+    const compacted = await world.ctx.app.inject({ method: 'POST', url: '/admin/v1/privacy/compact', headers: admin });
+    expect(compacted.statusCode).toBe(200);
+    const { tables, statistics_rewritten, write_ahead_log } = compacted.json().data;
+    const [{ recycle }] = (await queryRows<{ recycle: string }>(
+      database.db,
+      sql`select current_setting('wal_recycle') as recycle`,
+    )) as [{ recycle: string }];
+    // The embedded engine starts with wal_recycle off; the test server is as its operator set it.
+    if (database.engine === 'pglite') expect(recycle).toBe('off');
+    expect({ statistics_rewritten, segments: write_ahead_log.segments }).toEqual({
+      statistics_rewritten: true,
+      segments: recycle === 'off' ? 'removed' : 'recycled',
+    });
+    const orders = tables.find((t: { table: string }) => t.table === 'orders');
+    expect(orders).toEqual({
+      table: 'orders',
+      bytes_before: expect.any(Number),
+      bytes_after: expect.any(Number),
+      rewritten: true,
+    });
+    expect(tables.filter((t: { rewritten: boolean }) => !t.rewritten)).toEqual([]);
+    expect(tables.map((t: { table: string }) => t.table)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+
+    expect(await findFileTraces(database, buyerNeedles(world.buyer))).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import { type AccountDeletion, createAccountDeletion } from './account-deletion.
 import { accountExportRoutes } from './account-export.routes.js';
 import { type AccountExports, createAccountExports } from './account-export.service.js';
 import { anonymisationAdminRoutes, privacySettingsRoutes } from './anonymisation.routes.js';
+import { compactionAdminRoutes } from './compaction.routes.js';
 import { type Anonymisation, createAnonymisation } from './anonymisation.service.js';
 import { createErasure } from './erasure.service.js';
 import { erasureAdminRoutes, erasureRoutes } from './privacy.routes.js';
@@ -71,6 +72,7 @@ export function registerPrivacy(
   host.routes?.add('account', privacySettingsRoutes(anonymisation));
   host.routes?.add('admin', erasureAdminRoutes(erasure));
   host.routes?.add('admin', anonymisationAdminRoutes(anonymisation));
+  host.routes?.add('admin', compactionAdminRoutes(db));
   host.routes?.add('account', accountDeletionRoutes(accountDeletion));
   host.routes?.add('admin', accountDeletionAdminRoutes(accountDeletion));
   host.routes?.add('account', accountExportRoutes(accountExports));
