@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from './client.js';
+import { permissionDenied } from './errors.js';
 
 // An UPDATE or DELETE leaves the row's old version in the table's file until vacuum reuses its
 // space, and a plain VACUUM frees the space without overwriting its bytes; indexes keep the old
@@ -28,10 +29,13 @@ export interface StorageCompaction {
   tables: TableCompaction[];
   /** Whether the planner's statistics (pg_statistic) were rewritten after the tables were analysed afresh. */
   statistics_rewritten: boolean;
+  /** Empty tables whose statistics from before were left: ANALYZE keeps an empty table's, and only a superuser may clear them. */
+  statistics_kept: string[];
   write_ahead_log: WriteAheadLogCompaction;
 }
 
 interface Relation {
+  oid: string;
   name: string;
   quoted: string;
   filenode: string | null;
@@ -43,7 +47,7 @@ interface Relation {
 const relations = (db: Db, names?: string[]) =>
   queryRows<Relation>(
     db,
-    sql`select c.relname as name, quote_ident(c.relname) as quoted, pg_relation_filenode(c.oid)::text as filenode,
+    sql`select c.oid::text as oid, c.relname as name, quote_ident(c.relname) as quoted, pg_relation_filenode(c.oid)::text as filenode,
                pg_total_relation_size(c.oid)::text as bytes
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'public' and c.relkind in ('r', 'm')
@@ -61,22 +65,54 @@ const statisticsFilenode = async (db: Db) =>
  * the embedded engine, whose one connection it takes): an operator's step, not a request's.
  */
 export async function compactStorage(db: Db): Promise<StorageCompaction> {
+  const [{ superuser }] = (await queryRows<{ superuser: boolean }>(
+    db,
+    sql`select current_setting('is_superuser') = 'on' as superuser`,
+  )) as [{ superuser: boolean }];
   const tables: TableCompaction[] = [];
+  const statisticsKept: string[] = [];
   for (const before of await relations(db)) {
+    // ANALYZE replaces a table's statistics only when it samples a row: an emptied table (an
+    // account's deletion empties some) would keep the values sampled before.
+    // An expression index's statistics are kept under the index.
+    if (superuser) {
+      await db.execute(
+        sql`delete from pg_catalog.pg_statistic
+             where starelid in (select ${before.oid}::oid union all select indexrelid from pg_index where indrelid = ${before.oid}::oid)`,
+      );
+    }
     await db.execute(sql.raw(`vacuum (full, analyze) public.${before.quoted}`));
     const [after] = await relations(db, [before.name]);
+    const rewritten = after !== undefined && after.filenode !== before.filenode;
     tables.push({
       table: before.name,
       bytes_before: Number(before.bytes),
       bytes_after: Number(after?.bytes ?? 0),
-      rewritten: after !== undefined && after.filenode !== before.filenode,
+      rewritten,
     });
+    if (!superuser && rewritten && (await keepsStatisticsEmpty(db, before))) statisticsKept.push(before.name);
   }
   const statistics = await statisticsFilenode(db);
   await db.execute(sql.raw('vacuum full pg_catalog.pg_statistic'));
   const statisticsRewritten = (await statisticsFilenode(db)) !== statistics;
-  return { tables, statistics_rewritten: statisticsRewritten, write_ahead_log: await moveWriteAheadLog(db) };
+  return {
+    tables,
+    statistics_rewritten: statisticsRewritten,
+    statistics_kept: statisticsKept,
+    write_ahead_log: await moveWriteAheadLog(db),
+  };
 }
+
+const keepsStatisticsEmpty = async (db: Db, table: Relation) =>
+  (
+    await queryRows<{ kept: boolean }>(
+      db,
+      sql`select not exists (select from ${sql.raw(`public.${table.quoted}`)})
+             and exists (select from pg_stats where schemaname = 'public'
+                            and tablename in (select ${table.name} union all select indexrelid::regclass::text
+                                                from pg_index where indrelid = ${table.oid}::oid)) as kept`,
+    )
+  )[0]!.kept;
 
 async function moveWriteAheadLog(db: Db): Promise<WriteAheadLogCompaction> {
   try {
@@ -87,10 +123,11 @@ async function moveWriteAheadLog(db: Db): Promise<WriteAheadLogCompaction> {
     await db.execute(sql.raw('select pg_switch_wal()'));
     await db.execute(sql.raw('checkpoint'));
   } catch (error) {
-    if ((error as { code?: unknown }).code !== '42501') throw error;
+    const refusal = permissionDenied(error);
+    if (refusal === undefined) throw error;
     return {
       segments: 'not_reached',
-      detail: `the database role may not checkpoint or switch the write-ahead log (${(error as Error).message}); a superuser runs CHECKPOINT, SELECT pg_switch_wal() and CHECKPOINT`,
+      detail: `the database role may not checkpoint or switch the write-ahead log (${refusal}); a superuser runs CHECKPOINT, SELECT pg_switch_wal() and CHECKPOINT`,
     };
   }
   const [settings] = await queryRows<{ recycle: string; archive: string }>(

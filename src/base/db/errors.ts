@@ -63,10 +63,19 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause, depth + 1);
 }
 
-/** Whether the database refused a statement for want of room on its disk (disk_full), anywhere in the error's causes. */
-export function isDiskFull(error: unknown, depth = 0): boolean {
-  if (error === null || typeof error !== 'object' || depth > 5) return false;
+/** The driver's error carrying SQLSTATE `code`, anywhere in the error's causes. */
+function withCode(error: unknown, code: string, depth = 0): DriverError | undefined {
+  if (error === null || typeof error !== 'object' || depth > 5) return undefined;
   const e = error as DriverError;
-  if (e.code === DISK_FULL) return true;
-  return e.cause !== undefined && e.cause !== error && isDiskFull(e.cause, depth + 1);
+  if (e.code === code) return e;
+  return e.cause !== undefined && e.cause !== error ? withCode(e.cause, code, depth + 1) : undefined;
 }
+
+/** Whether the database refused a statement for want of room on its disk (disk_full), anywhere in the error's causes. */
+export const isDiskFull = (error: unknown): boolean => withCode(error, DISK_FULL) !== undefined;
+
+/** The database's own words when it refused a statement to this role (insufficient_privilege), else undefined. */
+export const permissionDenied = (error: unknown): string | undefined => {
+  const refusal = withCode(error, '42501');
+  return refusal === undefined ? undefined : String(refusal.message);
+};

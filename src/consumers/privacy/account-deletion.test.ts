@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buyerNeedles, findTraces, useBuyerEverywhere } from '../../../test/kit/buyer-everywhere.js';
+import { findFileTraces } from '../../../test/kit/buyer-traces.js';
 import { admin, authed, V1 } from '../../../test/kit/http.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
@@ -88,6 +89,8 @@ describe("an account's deletion", () => {
     world.ctx.clock.advance(30 * DAY - 1000);
     expect(await world.ctx.app.accountDeletion.deleteDue()).toEqual({ accounts: 0, deleted: {} });
     world.ctx.clock.advance(1000);
+    // As autovacuum would have on a live install: the planner's statistics sample the account's values too.
+    await world.ctx.database.db.execute(sql`analyze`);
     const before = await rowsOf(world.written.accountId);
     expect(before).toMatchObject({ orders: 2, api_keys: 1, account_deletions: 1 });
     const report = await world.ctx.app.accountDeletion.deleteDue();
@@ -103,6 +106,13 @@ describe("an account's deletion", () => {
     expect(await findTraces(world.ctx.database.db, buyerNeedles(world.buyer))).toEqual([]);
     expect(await rowsOf(other.id)).toEqual(othersBefore);
     expect((await send('GET', world.written.apiKey)).statusCode).toBe(401);
+
+    // The deleted rows are still in the database's files until the operator compacts them.
+    const needles = [...buyerNeedles(world.buyer), name];
+    expect((await findFileTraces(world.ctx.database, needles)).length).toBeGreaterThan(0);
+    const compacted = await world.ctx.app.inject({ method: 'POST', url: '/admin/v1/privacy/compact', headers: admin });
+    expect(compacted.statusCode).toBe(200);
+    expect(await findFileTraces(world.ctx.database, needles)).toEqual([]);
   });
 
   it('is done at once by the operator, and an unknown account is a 404', async () => {

@@ -24,6 +24,10 @@ const Compaction = Type.Object(
         description:
           "Whether the planner's statistics (pg_statistic), which keep sampled column values, were rewritten after every table was analysed afresh.",
       }),
+      statistics_kept: Type.Array(Type.String(), {
+        description:
+          "Empty tables whose statistics from before still hold values sampled from their old rows: ANALYZE keeps an empty table's, and the database role is not a superuser, the only one who may clear them (DELETE FROM pg_statistic WHERE starelid = 'public.<table>'::regclass, then this again).",
+      }),
       write_ahead_log: Type.Object({
         segments: Type.Union([Type.Literal('removed'), Type.Literal('recycled'), Type.Literal('not_reached')], {
           description:
@@ -39,6 +43,7 @@ const Compaction = Type.Object(
         data: {
           tables: [{ table: 'orders', bytes_before: 1_327_104, bytes_after: 1_089_536, rewritten: true }],
           statistics_rewritten: true,
+          statistics_kept: [],
           write_ahead_log: { segments: 'removed', detail: 'the segments written before the rewrite were removed' },
         },
       },

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createEmptyDatabase, describePostgresOnly, withAdminClient } from '../../../test/databases.js';
+import { type Database, dedicatedSession, openPostgres, queryRows } from './client.js';
+import { compactStorage } from './compaction.js';
+
+// The compaction as the database role that runs it may do it (decision 191): a superuser (the
+// erasure and deletion tests) does all of it; a role that owns the tables but is not a superuser,
+// as a server's application role usually is, rewrites its tables and says what it could not do.
+
+const ROLE = `dakiya_compaction_${randomBytes(4).toString('hex')}`;
+let scratch: { url: string; drop(): Promise<void> };
+let database: Database;
+
+beforeAll(async () => {
+  scratch = await createEmptyDatabase('compaction');
+  database = await openPostgres(scratch.url, 2);
+  await withAdminClient((client) => client.query(`create role ${ROLE}`));
+  await database.db.execute(
+    sql.raw(`create table owned (id int, name text); create table emptied (id int, name text);
+             create table not_owned (id int);
+             alter table owned owner to ${ROLE}; alter table emptied owner to ${ROLE};
+             insert into owned select g, 'n' || g from generate_series(1, 100) g;
+             insert into emptied select g, 'Zorawarix' || g from generate_series(1, 100) g;
+             analyze; delete from emptied;`),
+  );
+});
+afterAll(async () => {
+  await database?.close();
+  await scratch?.drop();
+  await withAdminClient((client) => client.query(`drop role if exists ${ROLE}`));
+});
+
+describePostgresOnly('the compaction as a role that owns the tables and is not a superuser', {}, () => {
+  it('rewrites its own tables, and names the statistics, table and log it could not reach', async () => {
+    const session = await dedicatedSession(database.db);
+    try {
+      await session.db.execute(sql.raw(`set role ${ROLE}`));
+      const report = await compactStorage(session.db);
+      expect(report.tables.map(({ table, rewritten }) => ({ table, rewritten }))).toEqual([
+        { table: 'emptied', rewritten: true },
+        { table: 'not_owned', rewritten: false },
+        { table: 'owned', rewritten: true },
+      ]);
+      expect(report.tables.find((t) => t.table === 'emptied')!.bytes_after).toBeLessThan(
+        report.tables.find((t) => t.table === 'emptied')!.bytes_before,
+      );
+      expect({
+        statistics_rewritten: report.statistics_rewritten,
+        statistics_kept: report.statistics_kept,
+        segments: report.write_ahead_log.segments,
+      }).toEqual({ statistics_rewritten: false, statistics_kept: ['emptied'], segments: 'not_reached' });
+      expect(report.write_ahead_log.detail).toMatch(
+        /^the database role may not checkpoint or switch the write-ahead log \(must be superuser or have privileges of pg_checkpoint to do CHECKPOINT\); a superuser runs CHECKPOINT, SELECT pg_switch_wal\(\) and CHECKPOINT$/,
+      );
+    } finally {
+      await session.db.execute(sql.raw('reset role'));
+      session.release();
+    }
+  });
+
+  it('as a superuser, clears an emptied table of the statistics sampled from its old rows', async () => {
+    const sampled = () =>
+      queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from pg_stats where tablename = 'emptied'`);
+    expect(await sampled()).toEqual([{ n: 2 }]);
+    const report = await compactStorage(database.db);
+    expect([report.statistics_rewritten, report.statistics_kept]).toEqual([true, []]);
+    expect(await sampled()).toEqual([{ n: 0 }]);
+  });
+});
