@@ -35,6 +35,13 @@ export async function saveChannel(
     });
 }
 
+/**
+ * On an event's row (`events`): a booking's event is read only for an account whose confirmation
+ * policy asks; every other type the consumer reads is read whatever the policy.
+ */
+export const READS_BOOKING_WHEN_ASKING = sql`(events.type <> 'shipment.created' or exists (
+  select 1 from confirmation_policies p where p.account_id = events.account_id and p.mode <> 'off'))`;
+
 export async function policyOf(ex: Executor, accountId: string): Promise<PolicyRow | undefined> {
   const [row] = await ex.select().from(confirmationPolicies).where(eq(confirmationPolicies.accountId, accountId));
   return row;

@@ -76,7 +76,8 @@ export function paymentPath(template: string, link: string): string {
 async function plan(tx: Tx, deps: MessagingWorkerDeps, events: StoredEvent[], now: Date): Promise<void> {
   const byAccount = new Map<string, StoredEvent[]>();
   for (const event of events) {
-    if (event.type !== 'shipment.created' || event.subjectType !== 'shipment') continue;
+    // Skipped: recorded while the account's policy did not ask (a policy set since asks of later bookings).
+    if (event.type !== 'shipment.created' || event.subjectType !== 'shipment' || event.dataSkipped) continue;
     byAccount.set(event.accountId, [...(byAccount.get(event.accountId) ?? []), event]);
   }
   for (const [accountId, created] of byAccount) {
@@ -169,6 +170,7 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
   const consumer: OutboxConsumer = {
     name: 'buyer-messaging',
     reads: ['shipment.created', NDR_REQUESTED, ADDRESS_FLAGGED, ...RETURN_REQUEST_EVENTS],
+    readsWhen: repo.READS_BOOKING_WHEN_ASKING,
     async handle(tx, batch) {
       await plan(tx, deps, batch, new Date());
       await planNdrMessages(tx, deps, batch, new Date());
