@@ -225,6 +225,7 @@ async function catchUp(side: Side) {
   log(
     `${side.label}: caught up: pruned ${pruned(first.pruned)} rows in ${(first.ms / 1000).toFixed(1)} s, then ${pruned(second.pruned)} in ${(second.ms / 1000).toFixed(1)} s; vacuum analyze ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  log(`${side.label}:   pruned by table: ${JSON.stringify(first.pruned)}, then ${JSON.stringify(second.pruned)}`);
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '—');
