@@ -7,7 +7,8 @@ import { compactStorage } from './compaction.js';
 
 // The compaction as the database role that runs it may do it (decision 191): a superuser (the
 // erasure and deletion tests) does all of it; a role that owns the tables but is not a superuser,
-// as a server's application role usually is, rewrites its tables and says what it could not do.
+// as a server's application role usually is, rewrites its tables and says what it could not do; and
+// a transaction open elsewhere on the server keeps what it may see, and is named.
 
 const ROLE = `dakiya_compaction_${randomBytes(4).toString('hex')}`;
 let scratch: { url: string; drop(): Promise<void> };
@@ -67,5 +68,26 @@ describePostgresOnly('the compaction as a role that owns the tables and is not a
     const report = await compactStorage(database.db);
     expect([report.statistics_rewritten, report.statistics_kept]).toEqual([true, []]);
     expect(await sampled()).toEqual([{ n: 0 }]);
+  });
+
+  it('waits for the transactions open when it began; one that does not end keeps the rows it may see, and is named', async () => {
+    await database.db.execute(
+      sql`create table held (id int, name text); insert into held select g, 'n' || g from generate_series(1, 100) g`,
+    );
+    const heap = async () =>
+      (await queryRows<{ bytes: number }>(database.db, sql`select pg_relation_size('held')::int as bytes`))[0]!.bytes;
+    await withAdminClient(async (other) => {
+      await other.query('begin');
+      const { rows } = await other.query<{ started: Date }>('select pg_current_xact_id(), now() as started');
+      await database.db.execute(sql`delete from held`);
+      const report = await compactStorage(database.db, { waitMs: 300 });
+      expect(report.open_transactions?.count).toBeGreaterThanOrEqual(1);
+      expect(Date.parse(report.open_transactions!.oldest_started_at)).toBeLessThanOrEqual(rows[0]!.started.getTime());
+      expect(await heap()).toBe(8192);
+      await other.query('commit');
+    });
+    const after = await compactStorage(database.db);
+    expect(after.open_transactions).toBeNull();
+    expect(await heap()).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from './client.js';
 import { permissionDenied } from './errors.js';
@@ -25,7 +26,15 @@ export interface WriteAheadLogCompaction {
   detail: string;
 }
 
+/** Transactions open on the server when the compaction began that had not ended once it stopped waiting for them. */
+export interface OpenTransactions {
+  count: number;
+  oldest_started_at: string;
+}
+
 export interface StorageCompaction {
+  /** Null when none: every row version changed before the compaction began could be left out. */
+  open_transactions: OpenTransactions | null;
   tables: TableCompaction[];
   /** Whether the planner's statistics (pg_statistic) were rewritten after the tables were analysed afresh. */
   statistics_rewritten: boolean;
@@ -55,6 +64,46 @@ const relations = (db: Db, names?: string[]) =>
         order by c.relname`,
   );
 
+/** How long the compaction waits for the transactions open when it began to end. */
+export const COMPACTION_WAIT_MS = 30_000;
+
+/**
+ * A rewrite copies a row version that an open transaction may still see, and a transaction that
+ * holds an id, in any database of the server, keeps every version changed after it began from
+ * being left out (so does a read in this database). So the compaction waits, up to `waitMs`, for
+ * the transactions open when it began to end; those that do not are answered, since what they hold
+ * back stays in the files until a compaction after them.
+ */
+async function olderTransactionsEnded(db: Db, waitMs: number): Promise<OpenTransactions | null> {
+  // Committed at once: every transaction with an id below this one began before the compaction.
+  const [{ xid, at }] = (await queryRows<{ xid: string; at: string }>(
+    db,
+    sql`select pg_current_xact_id()::text as xid, now()::text as at`,
+  )) as [{ xid: string; at: string }];
+  const ended = async () =>
+    (
+      await queryRows<{ ended: boolean }>(
+        db,
+        sql`select pg_snapshot_xmin(pg_current_snapshot()) > ${xid}::xid8 as ended`,
+      )
+    )[0]!.ended;
+  const deadline = performance.now() + waitMs;
+  while (!(await ended())) {
+    if (performance.now() >= deadline) {
+      const [open] = await queryRows<{ count: number; oldest: string | null }>(
+        db,
+        sql`select count(*)::int as count, min(xact_start) as oldest from pg_stat_activity
+             where backend_xid is not null and pid <> pg_backend_pid() and xact_start < ${at}::timestamptz`,
+      );
+      return open && open.count > 0 && open.oldest !== null
+        ? { count: open.count, oldest_started_at: new Date(open.oldest).toISOString() }
+        : null;
+    }
+    await pause(100);
+  }
+  return null;
+}
+
 const statisticsFilenode = async (db: Db) =>
   (await queryRows<{ filenode: string }>(db, sql`select pg_relation_filenode('pg_statistic')::text as filenode`))[0]!
     .filenode;
@@ -64,7 +113,11 @@ const statisticsFilenode = async (db: Db) =>
  * past what they held. Holds each table's writes while it is rewritten (the whole database's on
  * the embedded engine, whose one connection it takes): an operator's step, not a request's.
  */
-export async function compactStorage(db: Db): Promise<StorageCompaction> {
+export async function compactStorage(
+  db: Db,
+  { waitMs = COMPACTION_WAIT_MS }: { waitMs?: number } = {},
+): Promise<StorageCompaction> {
+  const openTransactions = await olderTransactionsEnded(db, waitMs);
   const [{ superuser }] = (await queryRows<{ superuser: boolean }>(
     db,
     sql`select current_setting('is_superuser') = 'on' as superuser`,
@@ -96,6 +149,7 @@ export async function compactStorage(db: Db): Promise<StorageCompaction> {
   await db.execute(sql.raw('vacuum full pg_catalog.pg_statistic'));
   const statisticsRewritten = (await statisticsFilenode(db)) !== statistics;
   return {
+    open_transactions: openTransactions,
     tables,
     statistics_rewritten: statisticsRewritten,
     statistics_kept: statisticsKept,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { compactStorage } from '../../base/db/compaction.js';
+import { COMPACTION_WAIT_MS, compactStorage } from '../../base/db/compaction.js';
 import type { Db } from '../../base/db/client.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
@@ -10,6 +10,18 @@ const Bytes = (description: string) => Type.Integer({ minimum: 0, description })
 const Compaction = Type.Object(
   {
     data: Type.Object({
+      open_transactions: Type.Union(
+        [
+          Type.Object({
+            count: Type.Integer({ minimum: 1 }),
+            oldest_started_at: Type.String({ format: 'date-time' }),
+          }),
+          Type.Null(),
+        ],
+        {
+          description: `Transactions open on the database server when the compaction began that had not ended after it waited ${COMPACTION_WAIT_MS / 1000} seconds for them: the row versions changed after the oldest began were kept, and go with a compaction run once they end. Null when none.`,
+        },
+      ),
       tables: Type.Array(
         Type.Object({
           table: Type.String(),
@@ -41,6 +53,7 @@ const Compaction = Type.Object(
     examples: [
       {
         data: {
+          open_transactions: null,
           tables: [{ table: 'orders', bytes_before: 1_327_104, bytes_after: 1_089_536, rewritten: true }],
           statistics_rewritten: true,
           statistics_kept: [],
