@@ -60,7 +60,7 @@ const relations = (db: Db, names?: string[]) =>
                pg_total_relation_size(c.oid)::text as bytes
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'public' and c.relkind in ('r', 'm')
-          ${names ? sql`and c.relname = any(${`{${names.join(',')}}`}::text[])` : sql``}
+          ${names ? sql`and c.relname = any(${sql.param(names)}::text[])` : sql``}
         order by c.relname`,
   );
 
@@ -126,8 +126,8 @@ export async function compactStorage(
   const statisticsKept: string[] = [];
   for (const before of await relations(db)) {
     // ANALYZE replaces a table's statistics only when it samples a row: an emptied table (an
-    // account's deletion empties some) would keep the values sampled before.
-    // An expression index's statistics are kept under the index.
+    // account's deletion empties some) would keep the values sampled before. Its expression
+    // indexes' statistics are kept under the indexes.
     if (superuser) {
       await db.execute(
         sql`delete from pg_catalog.pg_statistic
