@@ -118,14 +118,15 @@ describe("a buyer's erasure", () => {
 
     const compacted = await world.ctx.app.inject({ method: 'POST', url: '/admin/v1/privacy/compact', headers: admin });
     expect(compacted.statusCode).toBe(200);
-    const { tables, statistics_rewritten, write_ahead_log } = compacted.json().data;
+    const { tables, statistics_rewritten, write_ahead_log, open_transactions } = compacted.json().data;
     const [{ recycle }] = (await queryRows<{ recycle: string }>(
       database.db,
       sql`select current_setting('wal_recycle') as recycle`,
     )) as [{ recycle: string }];
     // The embedded engine starts with wal_recycle off; the test server is as its operator set it.
     if (database.engine === 'pglite') expect(recycle).toBe('off');
-    expect({ statistics_rewritten, segments: write_ahead_log.segments }).toEqual({
+    expect({ open_transactions, statistics_rewritten, segments: write_ahead_log.segments }).toEqual({
+      open_transactions: null,
       statistics_rewritten: true,
       segments: recycle === 'off' ? 'removed' : 'recycled',
     });
