@@ -140,8 +140,9 @@ export async function pruneEventWindow(
           delete from events e using doomed d where e.id = d.id
           returning 1
         ),
+        -- Ordered by the column: the output's name is its text, which sorts "999" after "1000".
         slice_end as (
-          select txid::text as txid, position, created_at from slice order by txid desc, position desc limit 1
+          select s.txid::text as txid, s.position, s.created_at from slice s order by s.txid desc, s.position desc limit 1
         ),
         blocker as (
           select txid, position from slice where not unneeded order by txid, position limit 1
@@ -201,7 +202,7 @@ export async function pruneRevivedEvents(
           returning 1
         ),
         newer_end as (
-          select txid::text as txid, position from newer order by txid desc, position desc limit 1
+          select n.txid::text as txid, n.position from newer n order by n.txid desc, n.position desc limit 1
         )
         select (select count(*) from gone)::int as events, (select count(*) from newer)::int as scanned,
           newer_end.txid, newer_end.position
