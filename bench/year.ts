@@ -269,7 +269,9 @@ async function main() {
       measured[i]!.year.push(y);
     }
   }
-  const rows = measured.map((m) => ({ name: m.empty[0]!.name, empty: pool(m.empty), year: pool(m.year) }));
+  // `--rounds=0` (a fill and its catch-up, then the pickers' plans): no request was measured.
+  const rows =
+    ROUNDS === 0 ? [] : measured.map((m) => ({ name: m.empty[0]!.name, empty: pool(m.empty), year: pool(m.year) }));
 
   const carriers = await withClient(year.database.url, async (c) =>
     (await c.query<{ id: string }>('select distinct carrier_id as id from courier_polls order by 1')).rows.map(
