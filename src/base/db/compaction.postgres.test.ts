@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEmptyDatabase, describePostgresOnly, withAdminClient } from '../../../test/databases.js';
 import { type Database, dedicatedSession, openPostgres, queryRows } from './client.js';
@@ -86,6 +87,34 @@ describePostgresOnly('the compaction as a role that owns the tables and is not a
       expect(await heap()).toBe(8192);
       await other.query('commit');
     });
+    const after = await compactStorage(database.db);
+    expect(after.open_transactions).toBeNull();
+    expect(await heap()).toBe(0);
+  });
+
+  it('waits for a snapshot taken before it began, which holds no transaction id, and names it when it does not end', async () => {
+    await database.db.execute(
+      sql`create table seen (id int, name text); insert into seen select g, 'n' || g from generate_series(1, 100) g`,
+    );
+    const heap = async () =>
+      (await queryRows<{ bytes: number }>(database.db, sql`select pg_relation_size('seen')::int as bytes`))[0]!.bytes;
+    // A reader of this database in a repeatable-read transaction: its snapshot, taken at its first
+    // statement, may read the rows until it ends (reading them itself would lock the table and make
+    // the rewrite wait for it instead).
+    const reader = new pg.Client({ connectionString: scratch.url });
+    await reader.connect();
+    try {
+      await reader.query('begin isolation level repeatable read');
+      const { rows } = await reader.query<{ started: Date }>('select now() as started');
+      await database.db.execute(sql`delete from seen`);
+      const report = await compactStorage(database.db, { waitMs: 300 });
+      expect(report.open_transactions?.count).toBe(1);
+      expect(Date.parse(report.open_transactions!.oldest_started_at)).toBe(rows[0]!.started.getTime());
+      expect(await heap()).toBe(8192);
+      await reader.query('commit');
+    } finally {
+      await reader.end();
+    }
     const after = await compactStorage(database.db);
     expect(after.open_transactions).toBeNull();
     expect(await heap()).toBe(0);

@@ -26,7 +26,7 @@ export interface WriteAheadLogCompaction {
   detail: string;
 }
 
-/** Transactions open on the server when the compaction began that had not ended once it stopped waiting for them. */
+/** Sessions holding a transaction id or a snapshot from before the compaction began that had not let go once it stopped waiting. */
 export interface OpenTransactions {
   count: number;
   oldest_started_at: string;
@@ -64,44 +64,40 @@ const relations = (db: Db, names?: string[]) =>
         order by c.relname`,
   );
 
-/** How long the compaction waits for the transactions open when it began to end. */
+/** How long the compaction waits for the transactions and snapshots from before it began to end. */
 export const COMPACTION_WAIT_MS = 30_000;
 
 /**
- * A rewrite copies a row version that an open transaction may still see, and a transaction that
- * holds an id, in any database of the server, keeps every version changed after it began from
- * being left out (so does a read in this database). So the compaction waits, up to `waitMs`, for
- * the transactions open when it began to end; those that do not are answered, since what they hold
- * back stays in the files until a compaction after them.
+ * A rewrite copies every row version a transaction or snapshot still open on the server may see:
+ * one that holds an id, in any database of the server, keeps every version changed after it began,
+ * and so does a snapshot taken while such a transaction ran (a read, or each statement of a
+ * transaction, holds one without an id). So the compaction waits, up to `waitMs`, until no session
+ * but its own holds an id or a snapshot from before it began; those that do not end are answered,
+ * since what they hold back stays in the files until a compaction after them.
  */
 async function olderTransactionsEnded(db: Db, waitMs: number): Promise<OpenTransactions | null> {
-  // Committed at once: every transaction with an id below this one began before the compaction.
-  const [{ xid, at }] = (await queryRows<{ xid: string; at: string }>(
+  // The first transaction id not yet given out: every one below it began before the compaction.
+  const [{ next }] = (await queryRows<{ next: string }>(
     db,
-    sql`select pg_current_xact_id()::text as xid, now()::text as at`,
-  )) as [{ xid: string; at: string }];
-  const ended = async () =>
-    (
-      await queryRows<{ ended: boolean }>(
-        db,
-        sql`select pg_snapshot_xmin(pg_current_snapshot()) > ${xid}::xid8 as ended`,
-      )
-    )[0]!.ended;
+    sql`select pg_snapshot_xmax(pg_current_snapshot())::text as next`,
+  )) as [{ next: string }];
   const deadline = performance.now() + waitMs;
-  while (!(await ended())) {
-    if (performance.now() >= deadline) {
-      const [open] = await queryRows<{ count: number; oldest: string | null }>(
-        db,
-        sql`select count(*)::int as count, min(xact_start) as oldest from pg_stat_activity
-             where backend_xid is not null and pid <> pg_backend_pid() and xact_start < ${at}::timestamptz`,
-      );
-      return open && open.count > 0 && open.oldest !== null
-        ? { count: open.count, oldest_started_at: new Date(open.oldest).toISOString() }
-        : null;
-    }
+  for (;;) {
+    // pg_stat_activity gives 32-bit ids: each is widened against the id given out next, which it
+    // trails by less than 2^31 (PostgreSQL stops giving ids out before that).
+    const [open] = await queryRows<{ count: number; oldest: string }>(
+      db,
+      sql`with next_id as (select pg_snapshot_xmax(pg_current_snapshot())::text::numeric as id)
+          select count(distinct a.pid)::int as count, coalesce(min(a.xact_start), now())::text as oldest
+          from pg_stat_activity a, next_id, lateral (values (a.backend_xid), (a.backend_xmin)) held (xid)
+          where a.pid <> pg_backend_pid() and held.xid is not null
+            and next_id.id - mod(mod(next_id.id, 4294967296) - held.xid::text::numeric + 4294967296, 4294967296) < ${next}::numeric`,
+    );
+    if (!open || open.count === 0) return null;
+    if (performance.now() >= deadline)
+      return { count: open.count, oldest_started_at: new Date(open.oldest).toISOString() };
     await pause(100);
   }
-  return null;
 }
 
 const statisticsFilenode = async (db: Db) =>

@@ -19,7 +19,7 @@ const Compaction = Type.Object(
           Type.Null(),
         ],
         {
-          description: `Transactions open on the database server when the compaction began that had not ended after it waited ${COMPACTION_WAIT_MS / 1000} seconds for them: the row versions changed after the oldest began were kept, and go with a compaction run once they end. Null when none.`,
+          description: `Sessions of the database server holding a transaction id or a snapshot from before the compaction began that had not let go after it waited ${COMPACTION_WAIT_MS / 1000} seconds for them: the row versions changed after the oldest began were kept, and go with a compaction run once they end. Null when none.`,
         },
       ),
       tables: Type.Array(
