@@ -34,6 +34,17 @@ afterAll(async () => {
   await withAdminClient((client) => client.query(`drop role if exists ${ROLE}`));
 });
 
+/** A table of 100 rows; what its heap's file takes, read afresh at each call. */
+async function hundredRows(table: 'held' | 'seen') {
+  await database.db.execute(
+    sql.raw(
+      `create table ${table} (id int, name text); insert into ${table} select g, 'n' || g from generate_series(1, 100) g`,
+    ),
+  );
+  return async () =>
+    (await queryRows<{ bytes: number }>(database.db, sql`select pg_relation_size(${table})::int as bytes`))[0]!.bytes;
+}
+
 describePostgresOnly('the compaction as a role that owns the tables and is not a superuser', {}, () => {
   it('rewrites its own tables, and names the statistics, table and log it could not reach', async () => {
     const session = await dedicatedSession(database.db);
@@ -72,11 +83,7 @@ describePostgresOnly('the compaction as a role that owns the tables and is not a
   });
 
   it('waits for the transactions open when it began; one that does not end keeps the rows it may see, and is named', async () => {
-    await database.db.execute(
-      sql`create table held (id int, name text); insert into held select g, 'n' || g from generate_series(1, 100) g`,
-    );
-    const heap = async () =>
-      (await queryRows<{ bytes: number }>(database.db, sql`select pg_relation_size('held')::int as bytes`))[0]!.bytes;
+    const heap = await hundredRows('held');
     await withAdminClient(async (other) => {
       await other.query('begin');
       const { rows } = await other.query<{ started: Date }>('select pg_current_xact_id(), now() as started');
@@ -93,11 +100,7 @@ describePostgresOnly('the compaction as a role that owns the tables and is not a
   });
 
   it('waits for a snapshot taken before it began, which holds no transaction id, and names it when it does not end', async () => {
-    await database.db.execute(
-      sql`create table seen (id int, name text); insert into seen select g, 'n' || g from generate_series(1, 100) g`,
-    );
-    const heap = async () =>
-      (await queryRows<{ bytes: number }>(database.db, sql`select pg_relation_size('seen')::int as bytes`))[0]!.bytes;
+    const heap = await hundredRows('seen');
     // A reader of this database in a repeatable-read transaction: its snapshot, taken at its first
     // statement, may read the rows until it ends (reading them itself would lock the table and make
     // the rewrite wait for it instead).
