@@ -1,10 +1,15 @@
-/** PostgreSQL's unique_violation, raised the same way by the pg driver and by PGlite. */
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+/** Whether the error (or the driver's error Drizzle wraps as its `cause`) has the SQLSTATE, and the constraint if one is named. */
+function hasState(error: unknown, state: string, constraint?: string): boolean {
   const e = error as { code?: string; constraint?: string; cause?: unknown } | null;
-  if (e?.code === '23505') return constraint === undefined || e.constraint === constraint;
-  // Drizzle wraps driver errors in DrizzleQueryError with the original as `cause`.
-  return e?.cause !== undefined && e.cause !== e ? isUniqueViolation(e.cause, constraint) : false;
+  if (e?.code === state) return constraint === undefined || e.constraint === constraint;
+  return e?.cause !== undefined && e.cause !== e ? hasState(e.cause, state, constraint) : false;
 }
+
+/** PostgreSQL's unique_violation, raised the same way by the pg driver and by PGlite. */
+export const isUniqueViolation = (error: unknown, constraint?: string): boolean => hasState(error, '23505', constraint);
+
+/** PostgreSQL's foreign_key_violation: a row references one that is not there, or is still referenced. */
+export const isForeignKeyViolation = (error: unknown): boolean => hasState(error, '23503');
 
 /** PostgreSQL's disk_full, which the embedded database reports too when its files' disk is full (ENOSPC). */
 export const DISK_FULL = '53100';

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { DrizzleQueryError } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, isUniqueViolation } from './errors.js';
+import { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors.js';
 
 /** An error as the server sends it (pg's own class), with its SQLSTATE and severity. */
 function serverError(code: string, severity = 'ERROR', message = 'server error'): pg.DatabaseError {
@@ -68,5 +68,17 @@ describe('isDatabaseUnavailable: a lost or unreachable database, not a refused s
     );
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(isUniqueViolation(error)).toBe(false);
+  });
+});
+
+describe('a foreign key violation', () => {
+  it.each([
+    ['the driver error', { code: '23503' }, true],
+    ["Drizzle's wrapper of it", { message: 'Failed query', cause: { code: '23503' } }, true],
+    ['a unique violation', { code: '23505' }, false],
+    ['a wrapper of another error', { message: 'Failed query', cause: { code: '57P01' } }, false],
+    ['no error', null, false],
+  ])('%s: %s', (_name, error, expected) => {
+    expect(isForeignKeyViolation(error)).toBe(expected);
   });
 });

@@ -9,12 +9,15 @@ import { accountTables } from './account-tables.js';
 /** Credentials go first, so the account stops writing while the rest is deleted. */
 const FIRST = ['access_tokens', 'panel_sessions', 'api_keys', 'two_factor_logins'];
 
+/** The deletion's schedule goes with the account's own row, so that a run that stops half-way is found by the next. */
+const WITH_THE_ACCOUNT = 'account_deletions';
+
 /**
  * Every table with an `account_id`, children before the tables they reference, credentials first;
- * the account itself last (its own statement).
+ * the schedule and the account itself last (deleteAccountRow).
  */
 export async function deletionOrder(db: Executor): Promise<string[]> {
-  const tables = await accountTables(db);
+  const tables = (await accountTables(db)).filter((table) => table !== WITH_THE_ACCOUNT);
   const edges = await queryRows<{ child: string; parent: string }>(
     db,
     sql`select c.relname as child, p.relname as parent from pg_constraint k
@@ -60,13 +63,20 @@ export async function deleteSandboxParcels(db: Executor, accountId: string): Pro
   return rows.length;
 }
 
-/** The account's own row, once nothing references it; its login first, so it stops at once. */
-export async function deleteAccountRow(db: Executor, accountId: string): Promise<number> {
-  const rows = await queryRows<{ one: number }>(
-    db,
+/** The account's deletion schedule and its own row, once nothing else references it (the caller's transaction holds both). */
+export async function deleteAccountRow(
+  tx: Executor,
+  accountId: string,
+): Promise<{ schedules: number; accounts: number }> {
+  const schedules = await queryRows<{ one: number }>(
+    tx,
+    sql`delete from ${sql.identifier(WITH_THE_ACCOUNT)} where account_id = ${accountId} returning 1 as one`,
+  );
+  const accounts = await queryRows<{ one: number }>(
+    tx,
     sql`delete from accounts where id = ${accountId} returning 1 as one`,
   );
-  return rows.length;
+  return { schedules: schedules.length, accounts: accounts.length };
 }
 
 export async function closeLogin(db: Executor, accountId: string): Promise<void> {

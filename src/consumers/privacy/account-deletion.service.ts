@@ -1,5 +1,6 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Actor } from '../../domain/access/permissions.js';
+import { isForeignKeyViolation } from '../../base/db/errors.js';
 import { notFound } from '../../domain/errors.js';
 import { isOwnerScope } from '../../domain/access/roles.js';
 import { hourlyJob, type PrivacyJobDeps, type RunOptions } from './privacy-jobs.js';
@@ -11,7 +12,9 @@ const DAY_MS = 86_400_000;
 const BATCH_ROWS = 1000;
 /** Between two batches of the background job, so a large account drains without a burst. */
 const PAUSE_BETWEEN_BATCHES_MS = 50;
-const MAX_PASSES = 3;
+/** Passes over the tables before a run gives up on an account still being written to (the next run takes it up). */
+const MAX_PASSES = 10;
+const PAUSE_AFTER_OVERTAKEN_MS = 100;
 
 /** What deleting an account removed, by table. */
 export interface DeletionReport {
@@ -46,28 +49,63 @@ export function createAccountDeletion({
       throw PRIVACY_ERRORS.account_deletion_owner_only.error("only the account's owner may delete it");
   };
 
-  async function deleteAccount(accountId: string, { pauseMs = 0, signal }: RunOptions = {}) {
+  /**
+   * One pass over the tables, adding what it deletes to `deleted`: how many rows it deleted, or
+   * whether a table was refused because a row referencing it was written after its own table's
+   * turn (the app's senders and sweeps keep writing for the account's events and shipments until
+   * those are gone).
+   */
+  async function deletePass(accountId: string, order: string[], deleted: Record<string, number>, options: RunOptions) {
+    let gonePass = 0;
+    for (const table of order) {
+      for (;;) {
+        let gone: number;
+        try {
+          gone = await repo.deleteBatch(db, table, accountId, BATCH_ROWS);
+        } catch (error) {
+          if (isForeignKeyViolation(error)) return { gone: gonePass, overtaken: true };
+          throw error;
+        }
+        if (gone > 0) deleted[table] = (deleted[table] ?? 0) + gone;
+        gonePass += gone;
+        if (gone < BATCH_ROWS) break;
+        if (options.signal?.aborted) return undefined;
+        if (options.pauseMs) await pause(options.pauseMs, undefined, { signal: options.signal }).catch(() => undefined);
+      }
+    }
+    return { gone: gonePass, overtaken: false };
+  }
+
+  async function deleteAccount(accountId: string, options: RunOptions = {}) {
     const deleted: Record<string, number> = {};
     await repo.closeLogin(db, accountId);
     await removeFiles(accountId);
     deleted.sandbox_parcels = await repo.deleteSandboxParcels(db, accountId);
     const order = await repo.deletionOrder(db);
-    // Deleting shipments makes their triggers write the counts' rows again (shipment_counts): a
-    // second pass takes what the first left behind, until one deletes nothing.
-    for (let pass = 0, gonePass = 1; gonePass > 0 && pass < MAX_PASSES; pass += 1) {
-      gonePass = 0;
-      for (const table of order) {
-        for (;;) {
-          const gone = await repo.deleteBatch(db, table, accountId, BATCH_ROWS);
-          if (gone > 0) deleted[table] = (deleted[table] ?? 0) + gone;
-          gonePass += gone;
-          if (gone < BATCH_ROWS) break;
-          if (signal?.aborted) return undefined;
-          if (pauseMs > 0) await pause(pauseMs, undefined, { signal }).catch(() => undefined);
+    // Deleting shipments makes their triggers write the counts' rows again (shipment_counts), and
+    // a writer may add a row after its table's turn: passes go on until one deletes nothing and
+    // the account's own row goes.
+    for (let pass = 1; ; pass += 1) {
+      const outcome = await deletePass(accountId, order, deleted, options);
+      if (outcome === undefined) return undefined;
+      let { overtaken } = outcome;
+      if (!overtaken && outcome.gone === 0) {
+        try {
+          const last = await db.transaction((tx) => repo.deleteAccountRow(tx, accountId));
+          deleted.account_deletions = last.schedules;
+          deleted.accounts = last.accounts;
+          break;
+        } catch (error) {
+          if (!isForeignKeyViolation(error)) throw error;
+          overtaken = true;
         }
       }
+      if (pass === MAX_PASSES)
+        throw new Error(`account ${accountId} was still being written to after ${MAX_PASSES} passes of its deletion`);
+      // Lets the writer that got ahead finish its transaction before the next pass.
+      if (overtaken)
+        await pause(PAUSE_AFTER_OVERTAKEN_MS, undefined, { signal: options.signal }).catch(() => undefined);
     }
-    deleted.accounts = await repo.deleteAccountRow(db, accountId);
     return Object.fromEntries(Object.entries(deleted).filter(([, rows]) => rows > 0));
   }
 

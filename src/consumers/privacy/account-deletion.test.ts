@@ -123,4 +123,64 @@ describe("an account's deletion", () => {
     const again = await world.ctx.app.inject({ method: 'DELETE', url: `/admin/v1/accounts/${m.id}`, headers: admin });
     expect(again.statusCode).toBe(404);
   });
+
+  describe('when a writer adds a row after its table was deleted from', () => {
+    // What the app's senders and sweeps do while an account's events and shipments are still
+    // there: here a pickup at the account's warehouse, written as the pickups' turn ends (once,
+    // or at every turn), so the warehouse's delete is refused by the pickup's foreign key.
+    async function lateWriter(accountId: string, warehouseId: string, every: boolean) {
+      const db = world.ctx.database.db;
+      await db.execute(sql`create sequence late_pickups`);
+      await db.execute(
+        sql.raw(`create function write_late_pickup() returns trigger language plpgsql as $$
+          begin
+            if nextval('late_pickups') = 1 or ${every} then
+              insert into pickups (account_id, warehouse_id, carrier_id, pickup_date, parcels, created_at)
+              values ('${accountId}', '${warehouseId}', 'sandbox', '2026-11-20', 1, now());
+            end if;
+            return null;
+          end $$`),
+      );
+      await db.execute(
+        sql`create trigger late_pickup after delete on pickups for each statement execute function write_late_pickup()`,
+      );
+      return async () => {
+        await db.execute(sql`drop trigger late_pickup on pickups`);
+        await db.execute(sql`drop function write_late_pickup()`);
+        await db.execute(sql`drop sequence late_pickups`);
+      };
+    }
+
+    it('goes round again and deletes it too', async () => {
+      const m = await merchant(world.ctx);
+      const stop = await lateWriter(m.id, m.warehouseId, false);
+      try {
+        expect(await world.ctx.app.accountDeletion.deleteNow(m.id)).toEqual({
+          accounts: 1,
+          deleted: { account_deletions: 1, accounts: 1, api_keys: 1, audit_log: 2, pickups: 1, warehouses: 1 },
+        });
+      } finally {
+        await stop();
+      }
+      expect(await rowsOf(m.id)).toEqual({});
+    });
+
+    it('gives up after ten passes if it never stops, and the next run finishes', async () => {
+      const m = await merchant(world.ctx);
+      const stop = await lateWriter(m.id, m.warehouseId, true);
+      try {
+        await expect(world.ctx.app.accountDeletion.deleteNow(m.id)).rejects.toThrow(
+          `account ${m.id} was still being written to after 10 passes of its deletion`,
+        );
+      } finally {
+        await stop();
+      }
+      expect(await rowsOf(m.id)).toEqual({ account_deletions: 1, pickups: 1, warehouses: 1 });
+      expect(await world.ctx.app.accountDeletion.deleteDue()).toEqual({
+        accounts: 1,
+        deleted: { accounts: 1, account_deletions: 1, pickups: 1, warehouses: 1 },
+      });
+      expect(await rowsOf(m.id)).toEqual({});
+    });
+  });
 });
