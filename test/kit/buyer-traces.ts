@@ -89,6 +89,8 @@ export async function findTraces(db: Db, needles: string[]): Promise<Trace[]> {
 
 export interface FileTrace {
   file: string;
+  /** The relation whose file it is (PostgreSQL's pg_filenode_relation), null when none is (a log segment, a dropped file). */
+  relation: string | null;
   needle: string;
 }
 
@@ -118,7 +120,9 @@ export async function findFileTraces(database: TestContext['database'], needles:
             from tree t, pg_ls_dir(t.path, true, false) as f(name), pg_stat_file(t.path || '/' || f.name, true) as s
            where t.is_dir
         )
-        select distinct t.path as file, n.needle
+        select distinct t.path as file,
+               pg_filenode_relation(0, nullif(substring(t.path from '^(?:\./)?base/[0-9]+/([0-9]+)(?:\.[0-9]+)?$'), '')::oid)::text as relation,
+               n.needle
           from tree t, pg_read_binary_file(t.path, 0, t.size, true) as b(content), unnest(${`{${bytes.map((b) => `"${b.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]) as n(needle)
          where not t.is_dir and position(convert_to(n.needle, 'UTF8') in b.content) > 0
          order by 1, 2`,

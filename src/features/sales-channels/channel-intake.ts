@@ -14,7 +14,7 @@ import type { ChannelAdapters } from '../../channels/channel-registry.js';
 import type { CancelShipment, ImportChannelOrder } from '../contracts.js';
 import { payloadOf } from './channel-order-body.js';
 import { createChannelOrderImport, type RowContext } from './channel-order-import.js';
-import { CHANNEL_ERRORS } from './sales-channels.errors.js';
+import { CHANNEL_ERRORS, channelDisconnected } from './sales-channels.errors.js';
 import * as repo from './sales-channels.repository.js';
 
 // Orders in from the stores: every store order a webhook or a pull shows is written to the ledger
@@ -82,8 +82,16 @@ export function createChannelIntake({
       do {
         const page = await adapter.pullOrders(credentials, cursor);
         const orders = await completed(channel, credentials, page.orders);
-        await repo.recordSeen(db, channel.accountId, channel.id, orders.map(seenOf), clock.now());
-        nameless.push(...(await keepUnreadable(db, channel, page.unreadable)));
+        // The store answered after a wait: a channel disconnected or deleted meanwhile (its
+        // account's deletion) takes none of it, not even a row its foreign key would refuse, whose
+        // bytes (the buyers') would stay in the table's file.
+        const kept = await db.transaction(async (tx) => {
+          if (!(await repo.holdConnected(tx, channel.accountId, channel.id))) return false;
+          await repo.recordSeen(tx, channel.accountId, channel.id, orders.map(seenOf), clock.now());
+          nameless.push(...(await keepUnreadable(tx, channel, page.unreadable)));
+          return true;
+        });
+        if (!kept) return seen;
         seen += page.orders.length;
         cursor = page.next;
       } while (cursor !== null);
@@ -180,8 +188,7 @@ export function createChannelIntake({
     async receiveWebhook(channelId: string, webhook: ChannelWebhook): Promise<'taken' | 'repeated' | 'ignored'> {
       const channel = /^[0-9a-f-]{36}$/i.test(channelId) ? await repo.channelForWebhook(db, channelId) : undefined;
       if (!channel) throw CHANNEL_ERRORS.channel_not_found.error(`No sales channel '${channelId}'`);
-      if (channel.status !== 'connected')
-        throw CHANNEL_ERRORS.channel_disconnected.error('This sales channel was disconnected: it takes no more orders');
+      if (channel.status !== 'connected') throw channelDisconnected();
       const credentials = openCredentials(box, channel.sealed);
       const read = adapters[channel.channel as keyof ChannelAdapters].readWebhook(credentials, webhook);
       if (read === null)
@@ -194,6 +201,8 @@ export function createChannelIntake({
         read.kind === 'order' ? { ...read, order: (await completed(channel, credentials, [read.order]))[0]! } : read;
       const now = clock.now();
       return db.transaction(async (tx) => {
+        // As a pull's page: the channel may have gone while the store was asked (see pull).
+        if (!(await repo.holdConnected(tx, channel.accountId, channel.id))) throw channelDisconnected();
         if (
           meaning.deliveryId &&
           !(await repo.takeDelivery(tx, channel.accountId, channel.id, meaning.deliveryId, now))

@@ -30,3 +30,7 @@ export const CHANNEL_ERRORS = errorCodes({
   channel_order_not_found: ['not_found', 'The channel has seen no store order with this id.'],
   channel_order_not_refused: ['conflict', 'Only a refused store order can be imported again; this one is not refused.'],
 });
+
+/** What a disconnected channel answers whatever is asked of it (a webhook, a sync, an import). */
+export const channelDisconnected = () =>
+  CHANNEL_ERRORS.channel_disconnected.error('This sales channel was disconnected: it takes no more orders');

@@ -39,6 +39,20 @@ export async function channelById(ex: Executor, accountId: string, id: string): 
   return row;
 }
 
+/**
+ * Whether the channel is still there and connected, held (FOR KEY SHARE) until the caller's
+ * transaction ends: what a store sent is written only for a channel that takes orders, and the
+ * channel cannot be deleted (its account's deletion) while that is written.
+ */
+export async function holdConnected(tx: Executor, accountId: string, id: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: salesChannels.id })
+    .from(salesChannels)
+    .where(and(eq(salesChannels.accountId, accountId), eq(salesChannels.id, id), eq(salesChannels.status, 'connected')))
+    .for('key share');
+  return rows.length > 0;
+}
+
 /** The channel a webhook URL names: the URL carries no account, the signature proves the sender. */
 export async function channelForWebhook(ex: Executor, id: string): Promise<SalesChannelRow | undefined> {
   const [row] = await ex.select().from(salesChannels).where(eq(salesChannels.id, id));

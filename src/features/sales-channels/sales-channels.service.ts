@@ -11,7 +11,7 @@ import { DomainError, type FieldError } from '../../domain/errors.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { outboundUrlRefused } from '../../domain/outbound.errors.js';
-import { CHANNEL_ERRORS } from './sales-channels.errors.js';
+import { CHANNEL_ERRORS, channelDisconnected } from './sales-channels.errors.js';
 import * as repo from './sales-channels.repository.js';
 import { REQUIRED_CREDENTIALS } from './sales-channels.schemas.js';
 import { type ChannelSettingsInput, channelView, type ConnectInput, ledgerView } from './sales-channels.views.js';
@@ -297,8 +297,7 @@ export function createSalesChannelsService({
     async sync(actor: Actor, id: string) {
       const { accountId } = actor;
       const current = await owned(accountId, id);
-      if (current.status !== 'connected')
-        throw CHANNEL_ERRORS.channel_disconnected.error('This sales channel was disconnected: it takes no more orders');
+      if (current.status !== 'connected') throw channelDisconnected();
       const row = await db.transaction(async (tx) => {
         await record(tx, actor, { action: 'channel.sync_requested', objectType: 'channel', objectId: id });
         return repo.updateChannel(tx, accountId, id, { pullDue: true, updatedAt: clock.now() });

@@ -7,6 +7,7 @@ import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { list, listed } from '../../../test/kit/shipments.js';
 import { queryRows } from '../../base/db/client.js';
+import { channelById } from './sales-channels.repository.js';
 import { startWooCommerceSimulator, type WooCommerceSimulator } from '../../demo/simulators/woocommerce-simulator.js';
 
 // A WooCommerce site feeding a store (issue 49), against the WooCommerce simulator: connecting with
@@ -477,6 +478,12 @@ describe('orders in from WooCommerce', () => {
     const channel = await connect(m);
     await ctx.app.channelIntake.round();
     const [row] = await ledger(m.apiKey, channel.id, 'imported');
+    // The channel as a pull holds it while the store answers (what claimDuePulls gave it).
+    const [{ account_id: accountId }] = (await queryRows<{ account_id: string }>(
+      ctx.database.db,
+      sql`select account_id from sales_channels where id = ${channel.id}`,
+    )) as [{ account_id: string }];
+    const underWay = (await channelById(ctx.database.db, accountId, channel.id))!;
 
     const gone = await call(m.apiKey, 'DELETE', `/channels/${channel.id}`);
     expect(gone.json().data).toMatchObject({ status: 'disconnected', disconnected_at: expect.any(String) });
@@ -488,6 +495,10 @@ describe('orders in from WooCommerce', () => {
     expect((await call(m.apiKey, 'POST', `/channels/${channel.id}/sync`)).statusCode).toBe(410);
     sim.addOrder(simOrders(1, 701)[0]!);
     expect(await ctx.app.channelIntake.round()).toEqual({ pulled: 0, imported: 0 });
+    // A pull under way as it was disconnected takes nothing of the store's answer.
+    sim.requests.splice(0);
+    expect(await ctx.app.channelIntake.pull(underWay)).toBe(0);
+    expect(sim.requests.map((r) => `${r.method} ${r.route}`)).toEqual(['GET /wc/v3/orders', 'GET /wc/v3/products']);
     expect(await ledger(m.apiKey, channel.id)).toEqual([row]);
     expect((await listed(ctx, m.apiKey, row.shipment_id)).attributes.status).toBe('pending');
     // Disconnecting again answers the same channel.
