@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
+import { ERASED } from '../../domain/privacy/buyer-scrub.js';
 import { channelOrders, channelWebhookReceipts, salesChannels, stores } from '../../base/db/schema.js';
 
 export type SalesChannelRow = typeof salesChannels.$inferSelect;
@@ -138,9 +139,14 @@ export async function recordSeen(
     order.cancelled ? 'cancelled' : order.awaitingShipment ? 'pending' : 'skipped';
   const t = channelOrders;
   // The copy that arrived is no older than the one kept, by the store's own clock (both times are
-  // the store's, so no skew between machines enters); a copy without a time is taken as it comes.
-  const newer = sql`(${t.payload}->>'updatedAt' is null or excluded.payload->>'updatedAt' is null
-    or excluded.payload->>'updatedAt' >= ${t.payload}->>'updatedAt')`;
+  // the store's, so no skew between machines enters; the same second is taken, the store's times
+  // having no finer grain); a copy without a time is taken as it comes. A copy whose buyer was
+  // erased is replaced only by one the store changed since: every pull sends every open order
+  // again, and the erasure keeps the store's time.
+  const kept = sql`${t.payload}->>'updatedAt'`;
+  const arrived = sql`excluded.payload->>'updatedAt'`;
+  const newer = sql`(${kept} is null or ${arrived} is null or ${arrived} > ${kept}
+    or (${arrived} = ${kept} and strpos(${t.payload}::text, ${ERASED}) = 0))`;
   await ex
     .insert(t)
     .values(

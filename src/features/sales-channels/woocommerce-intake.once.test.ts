@@ -427,6 +427,48 @@ describe('orders in from WooCommerce', () => {
     expect([unseen.statusCode, unseen.json().code]).toEqual([404, 'channel_order_not_found']);
   });
 
+  it("keeps an erased buyer erased: their refused order's copy, sent again unchanged by the store, is not taken back", async () => {
+    const m = await merchant();
+    const channel = await connect(m);
+    // The buyer's two orders: one imported (their e-mail on it), one refused for want of a phone.
+    const email = `zorawarix.${crypto.randomUUID().slice(0, 8)}@buyer.example`;
+    const booked = { ...structuredClone(codOrder), id: 7601, number: '7601' };
+    booked.billing.email = email;
+    const refusedOrder = structuredClone(noPhoneOrder);
+    refusedOrder.billing.phone = '';
+    refusedOrder.billing.email = email;
+    sim.addOrder(booked);
+    sim.addOrder(refusedOrder);
+    await ctx.app.channelIntake.round();
+    expect((await ledger(m.apiKey, channel.id)).map((row: { state: string }) => row.state).sort()).toEqual([
+      'imported',
+      'refused',
+    ]);
+    // Erasure waits for the buyer's parcels: the imported order's is cancelled first.
+    const [imported] = await ledger(m.apiKey, channel.id, 'imported');
+    expect((await call(m.apiKey, 'POST', '/cancel-order', { shipment_id: imported.shipment_id })).statusCode).toBe(200);
+    const erased = await call(m.apiKey, 'POST', '/buyer-erasures', { email });
+    expect([erased.statusCode, erased.json().data?.erased?.channel_orders]).toEqual([200, 2]);
+    const holding = async () =>
+      (
+        await queryRows<{ channel_order_id: string }>(
+          ctx.database.db,
+          sql`select channel_order_id from channel_orders
+               where sales_channel_id = ${channel.id} and payload::text like ${`%${email}%`} order by 1`,
+        )
+      ).map((row) => row.channel_order_id);
+    expect(await holding()).toEqual([]);
+
+    // The next pull sends both as they were (the store still has them): the erased copies stay.
+    ctx.clock.advance(24 * 3_600_000);
+    await ctx.app.channelIntake.round();
+    expect(sim.requests.filter((r) => r.route === '/wc/v3/orders' && r.method === 'GET')).not.toEqual([]);
+    expect(await holding()).toEqual([]);
+    expect(await ledger(m.apiKey, channel.id, 'refused')).toMatchObject([
+      { channel_order_id: '5133', reason: 'billing_phone is required' },
+    ]);
+  });
+
   it('refuses orders while their weight is unknown, and imports them once the channel has a default weight', async () => {
     const m = await merchant();
     for (const order of simOrders(2, 600)) sim.addOrder(order);
