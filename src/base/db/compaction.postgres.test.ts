@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEmptyDatabase, describePostgresOnly, withAdminClient } from '../../../test/databases.js';
+import { until } from '../../../test/webhook-receiver.js';
 import { type Database, dedicatedSession, openPostgres, queryRows } from './client.js';
 import { compactStorage } from './compaction.js';
 
@@ -121,5 +122,71 @@ describePostgresOnly('the compaction as a role that owns the tables and is not a
     const after = await compactStorage(database.db);
     expect(after.open_transactions).toBeNull();
     expect(await heap()).toBe(0);
+  });
+
+  it('clears the statistics before it waits, and again after, so a transaction open at its end holds back none of them', async () => {
+    const [gone, analysedMeanwhile] = [1, 2].map(() => `Zorawarix${randomBytes(6).toString('hex')}`) as [
+      string,
+      string,
+    ];
+    await database.db.execute(
+      // Autovacuum's own ANALYZE would sample them at a time of its choosing.
+      sql.raw(`create table sampled (id int, name text) with (autovacuum_enabled = false);
+               create table sampled_meanwhile (id int, name text) with (autovacuum_enabled = false);
+               insert into sampled select g, '${gone}' from generate_series(1, 100) g;
+               insert into sampled_meanwhile select g, '${analysedMeanwhile}' from generate_series(1, 100) g;
+               analyze sampled;`),
+    );
+    const statistics = async () =>
+      (
+        await queryRows<{ tablename: string }>(
+          database.db,
+          sql`select tablename from pg_stats where tablename in ('sampled', 'sampled_meanwhile') group by tablename order by 1`,
+        )
+      ).map((row) => row.tablename);
+    expect(await statistics()).toEqual(['sampled']);
+    const reader = new pg.Client({ connectionString: scratch.url });
+    await reader.connect();
+    const session = await dedicatedSession(database.db);
+    try {
+      // A reader that may still see the rows deleted after its snapshot holds the compaction in its wait.
+      await reader.query('begin isolation level repeatable read');
+      await reader.query('select 1');
+      await database.db.execute(sql`delete from sampled`);
+      const [{ pid }] = (await queryRows<{ pid: number }>(session.db, sql`select pg_backend_pid() as pid`)) as [
+        { pid: number },
+      ];
+      const compaction = compactStorage(session.db, { waitMs: 600_000 });
+      await until(
+        async () =>
+          (
+            await queryRows<{ waiting: boolean }>(
+              database.db,
+              sql`select exists (select from pg_stat_activity where pid = ${pid}
+                                  and query like '%lateral (values (a.backend_xid)%') as waiting`,
+            )
+          )[0]!.waiting,
+        'the compaction to wait',
+      );
+      // Cleared before the wait: a transaction begun during it is younger than their deletion.
+      expect(await statistics()).toEqual([]);
+      // An ANALYZE that ends during the wait (autovacuum's), of rows deleted since.
+      await database.db.execute(sql.raw('analyze sampled_meanwhile; delete from sampled_meanwhile'));
+      expect(await statistics()).toEqual(['sampled_meanwhile']);
+      await reader.query('commit');
+      const report = await compaction;
+      expect([report.open_transactions, report.statistics_rewritten]).toEqual([null, true]);
+    } finally {
+      session.release();
+      await reader.end();
+    }
+    expect(await statistics()).toEqual([]);
+    await database.db.execute(sql`checkpoint`);
+    const kept = await queryRows<{ value: string }>(
+      database.db,
+      sql`select value from unnest(${sql.param([gone, analysedMeanwhile])}::text[]) value
+           where position(convert_to(value, 'UTF8') in pg_read_binary_file(pg_relation_filepath('pg_statistic'))) > 0`,
+    );
+    expect(kept).toEqual([]);
   });
 });

@@ -100,6 +100,19 @@ async function olderTransactionsEnded(db: Db, waitMs: number): Promise<OpenTrans
   }
 }
 
+/**
+ * ANALYZE replaces a table's statistics only when it samples a row: an emptied table (an account's
+ * deletion empties some) would keep the values sampled before. Its expression indexes' statistics
+ * are kept under the indexes. Only a superuser may delete them.
+ */
+async function clearStatistics(db: Db, tables: Relation[]) {
+  const oids = sql.param(tables.map((relation) => relation.oid));
+  await db.execute(
+    sql`delete from pg_catalog.pg_statistic
+         where starelid in (select unnest(${oids}::oid[]) union all select indexrelid from pg_index where indrelid = any(${oids}::oid[]))`,
+  );
+}
+
 const statisticsFilenode = async (db: Db) =>
   (await queryRows<{ filenode: string }>(db, sql`select pg_relation_filenode('pg_statistic')::text as filenode`))[0]!
     .filenode;
@@ -113,23 +126,27 @@ export async function compactStorage(
   db: Db,
   { waitMs = COMPACTION_WAIT_MS }: { waitMs?: number } = {},
 ): Promise<StorageCompaction> {
-  const openTransactions = await olderTransactionsEnded(db, waitMs);
   const [{ superuser }] = (await queryRows<{ superuser: boolean }>(
     db,
     sql`select current_setting('is_superuser') = 'on' as superuser`,
   )) as [{ superuser: boolean }];
+  const listed = await relations(db);
+  let openTransactions: OpenTransactions | null;
+  if (superuser) {
+    // Cleared before each wait, so that every row it deletes is older than every transaction the
+    // rewrite of pg_statistic can meet (one begun after a deletion and still open then would keep
+    // the deleted rows in the new file); cleared again after the first wait, since an ANALYZE
+    // from before it (autovacuum's) may have written what it sampled meanwhile.
+    await clearStatistics(db, listed);
+    const first = await olderTransactionsEnded(db, waitMs);
+    await clearStatistics(db, listed);
+    openTransactions = first ?? (await olderTransactionsEnded(db, waitMs));
+  } else {
+    openTransactions = await olderTransactionsEnded(db, waitMs);
+  }
   const tables: TableCompaction[] = [];
   const statisticsKept: string[] = [];
-  for (const before of await relations(db)) {
-    // ANALYZE replaces a table's statistics only when it samples a row: an emptied table (an
-    // account's deletion empties some) would keep the values sampled before. Its expression
-    // indexes' statistics are kept under the indexes.
-    if (superuser) {
-      await db.execute(
-        sql`delete from pg_catalog.pg_statistic
-             where starelid in (select ${before.oid}::oid union all select indexrelid from pg_index where indrelid = ${before.oid}::oid)`,
-      );
-    }
+  for (const before of listed) {
     await db.execute(sql.raw(`vacuum (full, analyze) public.${before.quoted}`));
     const [after] = await relations(db, [before.name]);
     const rewritten = after !== undefined && after.filenode !== before.filenode;
