@@ -256,8 +256,19 @@ describe("an account's own period", () => {
     expect(run.statusCode).toBe(200);
     expect(run.json().data).toMatchObject({ orders: 1, returns: 0, left: 0 });
     expect((await order(booked.order_id)).billing_name).toBe(E);
-    // Nothing of the buyer's is left to find them by: a request to erase them has nothing to erase.
+    // What anonymisation keeps of the buyer is their phone's RTO history (it serves their next
+    // orders): a request to erase them removes it, and finds nothing else.
     const erasure = await post(ctx, setup.m.apiKey, `${V1}/buyer-erasures`, { phone: '9811100003' });
-    expect([erasure.statusCode, erasure.json().code]).toEqual([404, 'buyer_not_found']);
+    expect([erasure.statusCode, erasure.json().data]).toEqual([
+      200,
+      {
+        erasure_id: expect.any(String),
+        found: { orders: 0, shipments: 0, returns: 0, return_requests: 0, exchanges: 0, refunds: 0 },
+        erased: {},
+        deleted: { rto_history: 1, return_request_photos: 0, account_exports: 0 },
+      },
+    ]);
+    const again = await post(ctx, setup.m.apiKey, `${V1}/buyer-erasures`, { phone: '9811100003' });
+    expect([again.statusCode, again.json().code]).toEqual([404, 'buyer_not_found']);
   });
 });

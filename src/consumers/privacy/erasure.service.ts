@@ -51,11 +51,6 @@ export function createErasure({
       const { accountId } = actor;
       const answer = await db.transaction(async (tx) => {
         const subjects = await repo.findSubjects(tx, accountId, who);
-        if (subjects.orders.length + subjects.returns.length + subjects.requests.length === 0) {
-          throw PRIVACY_ERRORS.buyer_not_found.error(
-            'no order, return or return request of this account names this buyer: nothing was erased',
-          );
-        }
         const open = await repo.openParcels(tx, accountId, subjects);
         if (open.length > 0) {
           throw new DomainError(
@@ -77,10 +72,23 @@ export function createErasure({
           emails: who.email ? [who.email] : [],
         };
         const scrubbed = await scrubBuyerCopies(tx, accountId, subjects, asked, 'erasure');
+        // A buyer with no order, return or request may still be named by what a row holds (a
+        // store's order never booked, its address refused): nothing at all is a 404, rolled back.
+        const named = subjects.orders.length + subjects.returns.length + subjects.requests.length > 0;
+        if (
+          !named &&
+          Object.keys(scrubbed.erased).length === 0 &&
+          !Object.values(scrubbed.deleted).some((n) => n > 0)
+        ) {
+          throw PRIVACY_ERRORS.buyer_not_found.error(
+            'no order, return, return request or store order of this account names this buyer: nothing was erased',
+          );
+        }
         // The account's export archives that may hold the buyer as they were (being written, or
         // finished since the buyer's first order, return or request): withdrawn with the erasure,
-        // a writer finding its export gone. Older archives cannot hold them and stay.
-        const since = await repo.firstWritten(tx, accountId, subjects);
+        // a writer finding its export gone. Older archives cannot hold them and stay; a buyer named
+        // only by what rows hold may be in any archive, so all go.
+        const since = named ? await repo.firstWritten(tx, accountId, subjects) : new Date(0);
         const withdrawn = await exportRepo.deleteExportsSince(tx, accountId, since);
         const { erased } = scrubbed;
         const deleted = { ...scrubbed.deleted, account_exports: withdrawn.length };

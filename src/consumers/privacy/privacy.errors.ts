@@ -3,7 +3,7 @@ import { errorCodes } from '../../domain/errors.js';
 export const PRIVACY_ERRORS = errorCodes({
   buyer_not_found: [
     'not_found',
-    'No order, return or return request of the account names this phone, e-mail or order id: nothing to erase.',
+    'Nothing of the account names this phone, e-mail or order id (no order, return, return request, store order, or RTO history of the phone): nothing to erase.',
   ],
   buyer_parcels_on_the_way: [
     'conflict',

@@ -469,6 +469,39 @@ describe('orders in from WooCommerce', () => {
     ]);
   });
 
+  it('erases a buyer named only by a store order that was refused: every value the order holds', async () => {
+    const m = await merchant();
+    const channel = await connect(m);
+    const order = structuredClone(noPhoneOrder);
+    order.billing.phone = '';
+    order.billing.email = `zorawarix.${crypto.randomUUID().slice(0, 8)}@buyer.example`;
+    const name = `Zorawarix${crypto.randomUUID().slice(0, 6)}`;
+    order.billing.first_name = name;
+    order.shipping.first_name = name;
+    sim.addOrder(order);
+    await ctx.app.channelIntake.round();
+    expect(await ledger(m.apiKey, channel.id, 'refused')).toMatchObject([{ channel_order_id: '5133', order_id: null }]);
+    const holds = async (value: string) =>
+      (
+        await queryRows<{ n: number }>(
+          ctx.database.db,
+          sql`select count(*)::int as n from channel_orders where sales_channel_id = ${channel.id} and payload::text like ${`%${value}%`}`,
+        )
+      )[0]!.n;
+    expect([await holds(order.billing.email), await holds(name)]).toEqual([1, 1]);
+
+    const erased = await call(m.apiKey, 'POST', '/buyer-erasures', { email: order.billing.email });
+    expect([erased.statusCode, erased.json().data.found.orders, erased.json().data.erased]).toEqual([
+      200,
+      0,
+      { channel_orders: 1 },
+    ]);
+    // The name was not asked for: it was read from the order, and erased with the e-mail.
+    expect([await holds(order.billing.email), await holds(name)]).toEqual([0, 0]);
+    const again = await call(m.apiKey, 'POST', '/buyer-erasures', { email: order.billing.email });
+    expect([again.statusCode, again.json().code]).toEqual([404, 'buyer_not_found']);
+  });
+
   it('refuses orders while their weight is unknown, and imports them once the channel has a default weight', async () => {
     const m = await merchant();
     for (const order of simOrders(2, 600)) sim.addOrder(order);
