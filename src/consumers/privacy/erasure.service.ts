@@ -81,7 +81,7 @@ export function createErasure({
           !Object.values(scrubbed.deleted).some((n) => n > 0)
         ) {
           throw PRIVACY_ERRORS.buyer_not_found.error(
-            'no order, return, return request or store order of this account names this buyer: nothing was erased',
+            'nothing of this account names this buyer (no order, return, return request, store order or RTO history): nothing was erased',
           );
         }
         // The account's export archives that may hold the buyer as they were (being written, or
