@@ -41,7 +41,7 @@ const ErasureBody = Type.Object(
     minProperties: 1,
     'x-error': 'must name the buyer: at least one of phone, email and order_id',
     description:
-      "Who to erase: at least one of phone, email and order_id. Each order, return or request any of them names is the buyer's.",
+      "Who to erase: at least one of phone, email and order_id. Each order, return or request any of them names is the buyer's, and so is a store's order never booked that holds the phone or e-mail.",
     examples: [{ order_id: EXAMPLE.deliveredOrderId }, { phone: '9123456780', email: 'asha@example.com' }],
   },
 );
