@@ -91,7 +91,13 @@ export function createChannelIntake({
           nameless.push(...(await keepUnreadable(tx, channel, page.unreadable)));
           return true;
         });
-        if (!kept) return seen;
+        if (!kept) {
+          warn(
+            `sales channel ${channel.id}: disconnected or deleted while the store answered; ${page.orders.length} orders of its page not taken`,
+            undefined,
+          );
+          return seen;
+        }
         seen += page.orders.length;
         cursor = page.next;
       } while (cursor !== null);
