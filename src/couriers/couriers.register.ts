@@ -31,7 +31,7 @@ export interface CouriersContext {
   /** Where a courier's refusal of an NDR instruction is recorded. */
   events: EventLog;
   /** The tracking intake (features/tracking): pulled scans enter it as pushed ones do. */
-  ingest(carrierId: string, scans: ReadonlyMap<string, ParcelScans>): Promise<unknown>;
+  ingest(carrierId: string, scans: ReadonlyMap<string, ParcelScans>): Promise<{ gone: number }>;
 }
 
 /**

@@ -1,9 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../base/db/client.js';
 import { leaseDue } from './couriers.repository.js';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { admin } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
 import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
@@ -174,5 +177,74 @@ describe('tracking poller', () => {
     await second.app.close();
     // close() stopped it: starting after stop is what a restart does, and stop is idempotent.
     await expect(poller.stop()).resolves.toBeUndefined();
+  });
+
+  it('drops, with a warning, the scans of a parcel whose account was deleted while its courier was asked', async () => {
+    const lines: string[] = [];
+    let deleting: string | undefined;
+    // Delhivery, as the poller of a third process reaches it: the account goes as the call comes in.
+    const courier = http.createServer(async (request, response) => {
+      if (deleting !== undefined) {
+        const deleted = await first.app.inject({
+          method: 'DELETE',
+          url: `/admin/v1/accounts/${deleting}`,
+          headers: admin,
+        });
+        expect(deleted.statusCode).toBe(200);
+        deleting = undefined;
+      }
+      const answer = await fetch(`${sim.baseUrl}${request.url}`, {
+        headers: { authorization: request.headers.authorization! },
+      });
+      response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type')! });
+      response.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => courier.listen(0, '127.0.0.1', resolve));
+    const third = await createTestApp({
+      database: first.database,
+      rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' }),
+      settings: {
+        couriers: {
+          delhivery: { token: SIM_TOKEN, baseUrl: `http://127.0.0.1:${(courier.address() as AddressInfo).port}` },
+          timeoutMs: 5000,
+          pollSeconds: 60,
+        },
+      },
+      logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      const { id, apiKey } = await first.createAccount();
+      const warehouseId = await createWarehouse(first, apiKey);
+      const { awb_code: awb } = await orchestrate(
+        first,
+        apiKey,
+        orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }),
+      );
+      sim.scan(awb!, { ScanType: 'UD', Scan: 'In Transit', StatusCode: 'X-PPOM', ScanDateTime: '2026-11-20T12:01:00' });
+      third.clock.set(first.clock.now().toISOString());
+      await queryRows(
+        first.database.db,
+        sql`update courier_polls set next_poll_at = case when awb = ${awb} then ${new Date(first.clock.now().getTime() - 60_000).toISOString()}::timestamptz else ${new Date(first.clock.now().getTime() + 86_400_000).toISOString()}::timestamptz end`,
+      );
+      deleting = id;
+      const from = sim.callsTo(TRACK).length;
+      await third.app.courierPoller.runOnce();
+      expect(askedAbout(from)).toEqual([[awb]]);
+      expect(deleting).toBeUndefined();
+      const warned = lines.map((line) => JSON.parse(line)).filter((line) => line.scans !== undefined);
+      expect(warned).toMatchObject([
+        {
+          level: 40,
+          carrierId: DELHIVERY_SURFACE,
+          scans: 1,
+          msg: 'scans of parcels deleted while their courier was asked: dropped with them',
+        },
+      ]);
+      const kept = await queryRows(first.database.db, sql`select awb from kept_scans where awb = ${awb}`);
+      expect(kept).toEqual([]);
+    } finally {
+      await third.app.close();
+      await new Promise((resolve) => courier.close(resolve));
+    }
   });
 });

@@ -27,9 +27,10 @@ export interface PollerDeps {
   couriers: Couriers;
   /**
    * The tracking intake (tracking.service's ingestPulled): pulled scans are applied exactly as
-   * pushed ones, and what cannot be applied (or read) is kept with the reason.
+   * pushed ones, and what cannot be applied (or read) is kept with the reason; `gone`: the scans of
+   * parcels that went while their courier was asked (their account deleted), dropped with them.
    */
-  ingest(carrierId: string, scans: ReadonlyMap<string, ParcelScans>): Promise<unknown>;
+  ingest(carrierId: string, scans: ReadonlyMap<string, ParcelScans>): Promise<{ gone: number }>;
   pollSeconds: number;
   /** How long a leased row stays with this process while its courier is asked. */
   leaseMs?: number;
@@ -144,8 +145,14 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
       for (let i = 0; i < waybills.length; i += size)
         for (const [awb, scans] of await connector.pull(service, waybills.slice(i, i + size))) pulled.set(awb, scans);
       const parcels = [...pulled];
+      let gone = 0;
       for (let i = 0; i < parcels.length; i += INTAKE_BATCH)
-        await ingest(carrierId, new Map(parcels.slice(i, i + INTAKE_BATCH)));
+        gone += (await ingest(carrierId, new Map(parcels.slice(i, i + INTAKE_BATCH)))).gone;
+      if (gone > 0)
+        log?.warn(
+          { carrierId, scans: gone },
+          'scans of parcels deleted while their courier was asked: dropped with them',
+        );
     } catch (error) {
       // Our database failing is no failure of the courier's: the round fails, and the leased rows
       // are asked again once their lease runs out, with no failure counted against the courier.

@@ -21,7 +21,7 @@ export async function findCarrierReturns(ex: Executor, carrierId: string, awbs: 
     .where(and(eq(returns.carrierId, carrierId), inArray(returns.awb, awbs)));
 }
 
-/** Locks the return's row for the transaction; answers its state before the change. */
+/** Locks the return's row for the transaction; answers its state before the change, or none when it is gone. */
 export async function lockReturn(ex: Executor, accountId: string, returnId: string) {
   const [row] = await ex
     .select({
@@ -33,7 +33,7 @@ export async function lockReturn(ex: Executor, accountId: string, returnId: stri
     .from(returns)
     .where(and(eq(returns.accountId, accountId), eq(returns.id, returnId)))
     .for('update');
-  return row!;
+  return row;
 }
 
 /** Inserts the events that are not replays; one at a time, so each replay is told apart. */

@@ -10,6 +10,7 @@ import {
 } from '../../domain/shipment/status-change.js';
 import type { ReturnChangeListener } from '../contracts.js';
 import * as repo from './return-events.repository.js';
+import { ParcelGone } from './tracking.errors.js';
 import { foldReturnEvents, type ReturnState, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 
 const RETURN_MACHINE: Machine<repo.ReturnHistoryRow, ReturnState> = {
@@ -54,6 +55,7 @@ export async function applyReturnEvents(
   } = {},
 ): Promise<{ fresh: boolean[]; status: ReturnStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockReturn(tx, accountId, returnId);
+  if (!before) throw new ParcelGone('return', returnId);
   if (before.historyPrunedAt !== null)
     return {
       fresh: events.map(() => true),

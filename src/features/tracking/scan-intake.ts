@@ -13,6 +13,7 @@ import { findCarrierReturns } from './return-events.repository.js';
 import { applyReturnEvents } from './return-events.js';
 import { eventProblem, isReturnStatus, placeScan } from './scan-checks.js';
 import { applyEvents } from './shipment-events.js';
+import { ParcelGone } from './tracking.errors.js';
 import * as repo from './tracking.repository.js';
 
 // The scan intake every courier's scans go through, pushed, pulled or replayed: each judged
@@ -133,7 +134,7 @@ export function createScanIntake({
     carrierId: string,
     scans: readonly IntakeScan[],
     { reread = false, parcels, by }: { reread?: boolean; parcels?: Map<string, Parcel>; by?: 'push' | 'poll' } = {},
-  ): Promise<{ results: IntakeResult[]; fates: ScanFate[] }> {
+  ): Promise<{ results: IntakeResult[]; fates: ScanFate[]; gone: number }> {
     const now = clock.now();
     const connector = connectorName(carrierId);
     const found = parcels ?? (await findParcels(carrierId, [...new Set(scans.map((s) => s.event.awb))]));
@@ -159,6 +160,15 @@ export function createScanIntake({
     const refuse = (i: number, reasonCode: KeptReason, error: string) => {
       results[i] = { awb: scans[i]!.event.awb, accepted: false, error };
       keep(i, reasonCode, error);
+    };
+    // An AWB the service does not hold. Posted, it is kept for the operator (a parcel booked
+    // elsewhere, a typing error). Pulled, it is a parcel the poller asked about that went since
+    // (its account deleted): its scans are that account's and go with it, counted, never kept.
+    let gone = 0;
+    const notHeld = (i: number) => {
+      if (by !== 'poll') return refuse(i, 'unknown_awb', AWB_NOT_FOUND);
+      results[i] = { awb: scans[i]!.event.awb, accepted: false, error: AWB_NOT_FOUND };
+      gone++;
     };
 
     /** Where a sound scan goes in its parcel's history, or why it is refused. */
@@ -186,9 +196,15 @@ export function createScanIntake({
     const groups = new Map<string, { i: number; placed: Placed }[]>();
     for (const [i, { event }] of scans.entries()) {
       results[i] = { awb: event.awb, accepted: true };
+      // A pulled parcel not held is gone whatever its scans say: none of them is kept.
+      if (by === 'poll' && !found.has(event.awb)) {
+        notHeld(i);
+        continue;
+      }
       const placed = judge(event);
       if ('refused' in placed) {
-        refuse(i, placed.refused, placed.error);
+        if (placed.refused === 'unknown_awb') notHeld(i);
+        else refuse(i, placed.refused, placed.error);
         continue;
       }
       const group = groups.get(event.awb);
@@ -201,64 +217,79 @@ export function createScanIntake({
     for (const [awb, entries] of groups) {
       const parcel = found.get(awb)!;
       const history = { log, directory, scans: true, reread, onStatusChange };
-      await db.transaction(async (tx: Tx) => {
-        const stored = entries.map(({ i, placed }) => ({ ...commonFields(scans[i]!.event, now), ...placed }));
-        const inTx: NewKeptScan[] = [];
-        const { fresh, outcomes } =
-          parcel.journey === 'forward'
-            ? await applyEvents(
-                tx,
-                parcel.accountId,
-                parcel.id,
-                entries.map(({ i }, k) => ({
-                  ...stored[k]!,
-                  ndrReason: scans[i]!.event.ndr_reason ?? null,
-                  rtoReason: scans[i]!.event.rto_reason ?? null,
-                  boxNo: parcel.boxNo,
-                })),
-                now,
-                history,
-              )
-            : await applyReturnEvents(
-                tx,
-                parcel.accountId,
-                parcel.id,
-                entries.map(({ i }, k) => {
-                  const { statedTime: _stated, ...rest } = stored[k]!;
-                  return {
-                    ...rest,
-                    qcStatus: scans[i]!.event.qc_status ?? null,
-                    qcReason: scans[i]!.event.qc_reason ?? null,
-                  };
-                }),
-                now,
-                log,
-                { scans: true, reread, onChange: onReturnChange },
-              );
-        entries.forEach(({ i }, k) => {
-          const outcome: ScanOutcome = outcomes[k]!;
-          fates[i] = { fate: 'applied', accountId: parcel.accountId };
-          if (outcome.changed) return;
-          results[i] = {
-            awb,
-            accepted: true,
-            ...(!fresh[k] && { duplicate: true }),
-            changed: false,
-            reason: outcome.reason,
-          };
-          if (outcome.kind === 'not_applied') keep(i, 'not_applied', outcome.reason, inTx);
-          else if (outcome.kind === 'duplicate')
-            fates[i] = { fate: 'duplicate', accountId: parcel.accountId, applied: outcome.applied };
+      try {
+        await db.transaction(async (tx: Tx) => {
+          const stored = entries.map(({ i, placed }) => ({ ...commonFields(scans[i]!.event, now), ...placed }));
+          const inTx: NewKeptScan[] = [];
+          const { fresh, outcomes } =
+            parcel.journey === 'forward'
+              ? await applyEvents(
+                  tx,
+                  parcel.accountId,
+                  parcel.id,
+                  entries.map(({ i }, k) => ({
+                    ...stored[k]!,
+                    ndrReason: scans[i]!.event.ndr_reason ?? null,
+                    rtoReason: scans[i]!.event.rto_reason ?? null,
+                    boxNo: parcel.boxNo,
+                  })),
+                  now,
+                  history,
+                )
+              : await applyReturnEvents(
+                  tx,
+                  parcel.accountId,
+                  parcel.id,
+                  entries.map(({ i }, k) => {
+                    const { statedTime: _stated, ...rest } = stored[k]!;
+                    return {
+                      ...rest,
+                      qcStatus: scans[i]!.event.qc_status ?? null,
+                      qcReason: scans[i]!.event.qc_reason ?? null,
+                    };
+                  }),
+                  now,
+                  log,
+                  { scans: true, reread, onChange: onReturnChange },
+                );
+          entries.forEach(({ i }, k) => {
+            const outcome: ScanOutcome = outcomes[k]!;
+            fates[i] = { fate: 'applied', accountId: parcel.accountId };
+            if (outcome.changed) return;
+            results[i] = {
+              awb,
+              accepted: true,
+              ...(!fresh[k] && { duplicate: true }),
+              changed: false,
+              reason: outcome.reason,
+            };
+            if (outcome.kind === 'not_applied') keep(i, 'not_applied', outcome.reason, inTx);
+            else if (outcome.kind === 'duplicate')
+              fates[i] = { fate: 'duplicate', accountId: parcel.accountId, applied: outcome.applied };
+          });
+          await keepScans(tx, inTx, now);
+          if (by) {
+            const applied = outcomes.filter((outcome) => outcome.changed).length;
+            await audit(tx, carrierId, by, parcel, awb, { scans: entries.length, applied });
+          }
         });
-        await keepScans(tx, inTx, now);
-        if (by) {
-          const applied = outcomes.filter((outcome) => outcome.changed).length;
-          await audit(tx, carrierId, by, parcel, awb, { scans: entries.length, applied });
+      } catch (error) {
+        if (!(error instanceof ParcelGone)) throw error;
+        // Gone between the lookup and the lock: as if the lookup had not found it; nothing of it was
+        // written, and what was set aside of it to keep no longer names the account going.
+        found.delete(awb);
+        for (const { i } of entries) notHeld(i);
+        for (let k = kept.length - 1; k >= 0; k--) {
+          if (kept[k]!.awb !== awb) continue;
+          if (by === 'poll') {
+            kept.splice(k, 1);
+            gone++;
+          } else kept[k] = { ...kept[k]!, accountId: null, journey: null };
         }
-      });
+      }
     }
     await keepScans(db, kept, now);
-    return { results, fates };
+    return { results, fates, gone };
   }
 
   return { intake, findParcels, connectorName };

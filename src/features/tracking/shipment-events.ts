@@ -13,6 +13,7 @@ import { foldEvents, type ShipmentState, type ShipmentStatus } from '../../domai
 import { boxMachine, boxesMoved } from './box-tracking.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { ShipmentStatusListener } from '../contracts.js';
+import { ParcelGone } from './tracking.errors.js';
 import * as repo from './tracking.repository.js';
 
 const SHIPMENT_MACHINE: Machine<repo.HistoryRow, ShipmentState> = {
@@ -50,6 +51,7 @@ export async function applyEvents(
   },
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockShipment(tx, accountId, shipmentId);
+  if (!before) throw new ParcelGone('forward', shipmentId);
   if (before.historyPrunedAt !== null)
     return {
       fresh: events.map(() => true),

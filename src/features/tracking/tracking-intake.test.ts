@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -6,6 +7,7 @@ import { seedShipments } from '../../../test/kit/orders.js';
 import { at, type CarrierEvent } from '../../../test/kit/tracking.js';
 import { type UseCaseContext, useCaseContext } from '../../../test/kit/use-cases.js';
 import { queryRows } from '../../base/db/client.js';
+import { createScanIntake } from './scan-intake.js';
 import { createTrackingService, type TrackingService } from './tracking.service.js';
 
 // The tracking intake's rules, tested on its service as a function over a seeded database (both
@@ -16,16 +18,17 @@ let ctx: UseCaseContext;
 let tracking: TrackingService;
 let awb: string;
 let shipmentId: string;
+const deps = () => ({
+  db: ctx.db,
+  clock: ctx.clock,
+  catalogue: ctx.rates.catalogue,
+  directory: ctx.rates.directory,
+  events: ctx.events,
+  earlyScanSeconds: ctx.settings.tracking.earlyScanSeconds,
+});
 beforeAll(async () => {
   ctx = await useCaseContext();
-  tracking = createTrackingService({
-    db: ctx.db,
-    clock: ctx.clock,
-    catalogue: ctx.rates.catalogue,
-    directory: ctx.rates.directory,
-    events: ctx.events,
-    earlyScanSeconds: ctx.settings.tracking.earlyScanSeconds,
-  });
+  tracking = createTrackingService(deps());
   const seeded = await seedShipments(ctx, 1);
   awb = seeded.booked[0]!.awb_code!;
   shipmentId = seeded.booked[0]!.shipment_id;
@@ -225,5 +228,83 @@ describe('one event: refused alone, with a message for the courier', () => {
       { awb: 'DLS0000000001', accepted: false, error: 'AWB not found for this courier' },
       { awb: awb.toLowerCase(), accepted: false, error: 'AWB not found for this courier' },
     ]);
+  });
+});
+
+describe('a parcel that goes while its courier is asked (its account deleted)', () => {
+  const keptOf = async (gone: string) =>
+    queryRows<{ account_id: string | null; reason_code: string }>(
+      ctx.database.db,
+      sql`select account_id, reason_code from kept_scans where awb = ${gone} order by reason_code`,
+    );
+  const scan = (gone: string) => ({
+    awb: gone,
+    status: 'in_transit' as const,
+    event_time: at(2),
+    raw: { scan: 'hub' },
+  });
+  const late = (gone: string) => ({ ...scan(gone), event_time: at(70) });
+
+  it('drops the pulled scans of a parcel no longer held, counting them, where a pushed one is kept', async () => {
+    const gone = 'SFXGONE0000001';
+    const pulled = new Map([
+      [gone, { events: [scan(gone), late(gone)], unread: [{ raw: { x: 1 }, reason: 'unreadable' }] }],
+    ]);
+    expect(await tracking.ingestPulled(SHADOWFAX, pulled)).toEqual({ gone: 2 });
+    expect(await keptOf(gone)).toEqual([]);
+
+    expect(await ingest([scan(gone)])).toEqual([
+      { awb: gone, accepted: false, error: 'AWB not found for this courier' },
+    ]);
+    expect(await keptOf(gone)).toEqual([{ account_id: null, reason_code: 'unknown_awb' }]);
+  });
+
+  it('writes nothing of a parcel found, then gone before its transaction locked it: dropped when pulled, kept as unknown when pushed', async () => {
+    const [{ account_id: accountId }] = (await queryRows<{ account_id: string }>(
+      ctx.database.db,
+      sql`select account_id from shipments where id = ${shipmentId}`,
+    )) as [{ account_id: string }];
+    const gone = 'SFXGONE0000002';
+    // The lookup's answer, as it stood before the account's deletion took the shipment.
+    const found = () =>
+      new Map([
+        [gone, { journey: 'forward' as const, id: randomUUID(), accountId, booked: new Date(at(0)), boxNo: 0 }],
+      ]);
+    const intake = createScanIntake(deps()).intake;
+    const eventsBefore = await storedEvents();
+
+    // Two scans: one to record, one stamped an hour ahead, set aside to keep before the lock.
+    const both = [
+      { event: scan(gone), raw: scan(gone) },
+      { event: late(gone), raw: late(gone) },
+    ];
+    const polled = await intake(SHADOWFAX, both, { parcels: found(), by: 'poll' });
+    expect(polled.results).toEqual([
+      { awb: gone, accepted: false, error: 'AWB not found for this courier' },
+      { awb: gone, accepted: false, error: expect.stringContaining('event_time') },
+    ]);
+    expect(polled.gone).toBe(2);
+    expect(await keptOf(gone)).toEqual([]);
+
+    const pushed = await intake(SHADOWFAX, both, { parcels: found(), by: 'push' });
+    expect(pushed.results).toEqual(polled.results);
+    expect(pushed.gone).toBe(0);
+    // Kept as no account's: the account the lookup named is the one being deleted.
+    expect(await keptOf(gone)).toEqual([
+      { account_id: null, reason_code: 'refused' },
+      { account_id: null, reason_code: 'unknown_awb' },
+    ]);
+    expect(await storedEvents()).toBe(eventsBefore);
+
+    // A return the same: its lock finds no row either.
+    const returnGone = 'SFXGONE0000003';
+    const returned = new Map([
+      [returnGone, { journey: 'return' as const, id: randomUUID(), accountId, qcApplied: false }],
+    ]);
+    const returnScan = { awb: returnGone, status: 'return_in_transit' as const, event_time: at(2) };
+    expect(
+      (await intake(SHADOWFAX, [{ event: returnScan, raw: returnScan }], { parcels: returned, by: 'poll' })).gone,
+    ).toBe(1);
+    expect(await keptOf(returnGone)).toEqual([]);
   });
 });

@@ -8,3 +8,14 @@ export const TRACKING_ERRORS = errorCodes({
   ],
   ekart_push_invalid: ['invalid', 'The Ekart push is not one the server can read (not a scan of a known shape).'],
 });
+
+/**
+ * The parcel a scan was found for went before the scan's transaction locked it (its account was
+ * deleted in between). Thrown inside that transaction, so nothing of the scan is written; the
+ * intake answers it as it answers an AWB it does not hold. Never reaches HTTP.
+ */
+export class ParcelGone extends Error {
+  constructor(journey: 'forward' | 'return', id: string) {
+    super(`the ${journey === 'forward' ? 'shipment' : 'return'} ${id} is gone`);
+  }
+}

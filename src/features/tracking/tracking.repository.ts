@@ -67,7 +67,7 @@ export async function findCarrierBoxes(db: Executor, carrierId: string, awbs: st
 
 /**
  * Locks the shipment's row for the transaction; answers its state before the change, and how
- * many boxes it ships in (0 for one box: no shipment_boxes rows).
+ * many boxes it ships in (0 for one box: no shipment_boxes rows); none when the shipment is gone.
  */
 export async function lockShipment(db: Executor, accountId: string, shipmentId: string) {
   const [row] = await db
@@ -82,7 +82,7 @@ export async function lockShipment(db: Executor, accountId: string, shipmentId: 
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
     .for('update', { of: shipments });
-  return row!;
+  return row;
 }
 
 /** A multi-piece shipment's boxes as stored, in box order. */

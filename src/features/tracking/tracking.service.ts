@@ -67,25 +67,29 @@ export function createTrackingService(deps: ScanIntakeDeps) {
      * Scans a connector pulled (the tracking poller), per AWB: those it read are applied as pushed
      * ones; those it could not read are kept, with its reason.
      */
-    async ingestPulled(carrierId: string, pulled: ReadonlyMap<string, ParcelScans>): Promise<void> {
+    async ingestPulled(carrierId: string, pulled: ReadonlyMap<string, ParcelScans>): Promise<{ gone: number }> {
       const parcels = await findParcels(carrierId, [...pulled.keys()]);
       const scans = [...pulled.values()].flatMap(({ events }) =>
         events.map(({ raw, ...event }) => ({ event, raw: raw ?? event })),
       );
-      await intake(carrierId, scans, { parcels, by: 'poll' });
-      const unread = [...pulled].flatMap(([awb, { unread }]) =>
-        unread.map(({ raw, reason }) => ({
-          accountId: parcels.get(awb)?.accountId ?? null,
+      const { gone } = await intake(carrierId, scans, { parcels, by: 'poll' });
+      // What a parcel that went meanwhile could not be read as goes with it too.
+      const unread = [...pulled].flatMap(([awb, { unread }]) => {
+        const parcel = parcels.get(awb);
+        if (parcel === undefined) return [];
+        return unread.map(({ raw, reason }) => ({
+          accountId: parcel.accountId,
           connector: connectorName(carrierId),
           carrierId,
           awb,
-          journey: parcels.get(awb)?.journey ?? null,
+          journey: parcel.journey,
           raw,
           reasonCode: 'unread' as const,
           reason,
-        })),
-      );
+        }));
+      });
       await keepScans(db, unread, clock.now());
+      return { gone };
     },
 
     /**
