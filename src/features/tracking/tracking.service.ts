@@ -115,13 +115,15 @@ export function createTrackingService(deps: ScanIntakeDeps) {
           scans.events.map(({ raw: own, ...event }) => ({ event, raw: own ?? event })),
           { parcels, by: 'push' },
         );
+        // The intake forgets a parcel that went before its lock (its account deleted): no account's then.
+        const held = parcels.get(awb);
         const unread = scans.unread.map((scan) => ({
           ...scan,
-          accountId: parcel.accountId,
+          accountId: held?.accountId ?? null,
           connector,
           carrierId,
           awb,
-          journey: parcel.journey,
+          journey: held?.journey ?? null,
           reasonCode: 'unread' as const,
         }));
         await keepScans(db, unread, clock.now());
