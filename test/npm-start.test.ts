@@ -59,6 +59,10 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   // A request in flight when the signal comes: its body is half sent.
   const { port } = new URL(server.url);
   const body = JSON.stringify({ username: 'nobody-here', password: 'not-the-password' });
+  let firstBytesSent = () => {};
+  const sent = new Promise<void>((resolve) => {
+    firstBytesSent = resolve;
+  });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const request = http.request(
       {
@@ -77,7 +81,7 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
       },
     );
     request.on('error', reject);
-    request.write(body.slice(0, 10));
+    request.write(body.slice(0, 10), () => firstBytesSent());
     // The rest once the server has been told to stop (the log line below).
     const finish = setInterval(() => {
       if (fs.readFileSync(server.logFile, 'utf8').includes('"signal":"SIGTERM"')) {
@@ -86,9 +90,13 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
       }
     }, 20);
   });
-  // Time for the server to take the request in before the signal: one that reaches it after is
-  // a new request to a closing server, answered 503 (seen once on a loaded machine after 200 ms).
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // The server must have taken the request in before the signal: one that reaches it after is a
+  // new request to a closing server, answered 503. Its first bytes are in the server's socket
+  // before another connection is opened, and the server reads the sockets that are ready in the
+  // order the kernel lists them, in one turn: once it has answered a request sent on a later
+  // connection, it has read this one's head too.
+  await sent;
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   const stopped = server.stop(60_000);
 
   const answered = await answer;
