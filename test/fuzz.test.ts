@@ -1084,6 +1084,11 @@ const takingInput = Object.entries(doc.paths)
   .filter(({ op }) => op.requestBody !== undefined || (op.parameters ?? []).length > 0)
   .map(({ key }) => key);
 
+// An operation that takes no input (no body, no parameters) is sent the same request every time
+// but for the junk a hostile draw adds: a few draws see both kinds. Thirty cost the storage
+// compaction among them 16 s (each request rewrites every table), a third of the file's time.
+const NO_INPUT_RUNS = Math.min(RUNS, 5);
+
 describe('fuzz: every operation of /openapi.json', () => {
   for (const { path, method, op, key } of operations) {
     it(key, { timeout: 180_000 }, async () => {
@@ -1104,7 +1109,7 @@ describe('fuzz: every operation of /openapi.json', () => {
           if (found.length > 0)
             throw new Error(`${found.join('; ')}\nrequest: ${request.summary}\nanswer: ${response.body.slice(0, 600)}`);
         }),
-        { seed: SEED, numRuns: RUNS },
+        { seed: SEED, numRuns: takingInput.includes(key) ? RUNS : NO_INPUT_RUNS },
       );
     });
   }
