@@ -46,3 +46,13 @@ export async function useCaseContext(options: TestAppOptions = {}): Promise<UseC
     banks: ifscDirectory,
   };
 }
+
+/** What the tracking intake (and so the tracking service) is built from, as tracking.register.ts hands it in. */
+export const scanIntakeDeps = (ctx: UseCaseContext) => ({
+  db: ctx.db,
+  clock: ctx.clock,
+  catalogue: ctx.rates.catalogue,
+  directory: ctx.rates.directory,
+  events: ctx.events,
+  earlyScanSeconds: ctx.settings.tracking.earlyScanSeconds,
+});

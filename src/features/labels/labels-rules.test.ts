@@ -5,7 +5,7 @@ import { CANCEL, post } from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
 import { bookReturn } from '../../../test/kit/returns.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
-import { type UseCaseContext, useCaseContext } from '../../../test/kit/use-cases.js';
+import { type UseCaseContext, useCaseContext, scanIntakeDeps } from '../../../test/kit/use-cases.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { ensureServerSecret } from '../../base/db/secrets.js';
@@ -40,14 +40,7 @@ beforeAll(async () => {
     clock: ctx.clock,
     events: ctx.events,
   });
-  const tracking = createTrackingService({
-    db: ctx.db,
-    clock: ctx.clock,
-    catalogue: ctx.rates.catalogue,
-    directory: ctx.rates.directory,
-    events: ctx.events,
-    earlyScanSeconds: ctx.settings.tracking.earlyScanSeconds,
-  });
+  const tracking = createTrackingService(scanIntakeDeps(ctx));
   ingest = (awb) =>
     tracking.ingest(SHADOWFAX, [
       { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T09:50:00.000Z' },

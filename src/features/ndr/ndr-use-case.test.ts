@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { book } from '../../../test/kit/orders.js';
 import { at, type CarrierEvent } from '../../../test/kit/tracking.js';
-import { type UseCaseContext, useCaseContext } from '../../../test/kit/use-cases.js';
+import { type UseCaseContext, useCaseContext, scanIntakeDeps } from '../../../test/kit/use-cases.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { createTrackingService, type TrackingService } from '../tracking/tracking.service.js';
@@ -20,14 +20,7 @@ let tracking: TrackingService;
 let ndr: NdrService;
 beforeAll(async () => {
   ctx = await useCaseContext();
-  tracking = createTrackingService({
-    db: ctx.db,
-    clock: ctx.clock,
-    catalogue: ctx.rates.catalogue,
-    directory: ctx.rates.directory,
-    events: ctx.events,
-    earlyScanSeconds: ctx.settings.tracking.earlyScanSeconds,
-  });
+  tracking = createTrackingService(scanIntakeDeps(ctx));
   // As ndr.register.ts builds it, with the tracking intake's status machine handed in (app.ts).
   ndr = createNdrService({
     db: ctx.db,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { book } from '../../../test/kit/orders.js';
 import type { CarrierEvent } from '../../../test/kit/tracking.js';
-import { type UseCaseContext, useCaseContext } from '../../../test/kit/use-cases.js';
+import { type UseCaseContext, useCaseContext, scanIntakeDeps } from '../../../test/kit/use-cases.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import type { PickupRequest } from '../../couriers/connector.js';
@@ -40,14 +40,7 @@ beforeAll(async () => {
     events: ctx.events,
     publicBaseUrl: ctx.settings.server.publicBaseUrl,
   });
-  tracking = createTrackingService({
-    db: ctx.db,
-    clock: ctx.clock,
-    catalogue: ctx.rates.catalogue,
-    directory: ctx.rates.directory,
-    events: ctx.events,
-    earlyScanSeconds: ctx.settings.tracking.earlyScanSeconds,
-  });
+  tracking = createTrackingService(scanIntakeDeps(ctx));
 });
 afterAll(async () => {
   await ctx.close();

@@ -5,7 +5,7 @@ import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { admin, post, V1 } from '../../../test/kit/http.js';
 import { seedShipments } from '../../../test/kit/orders.js';
 import { at, type CarrierEvent } from '../../../test/kit/tracking.js';
-import { type UseCaseContext, useCaseContext } from '../../../test/kit/use-cases.js';
+import { scanIntakeDeps, type UseCaseContext, useCaseContext } from '../../../test/kit/use-cases.js';
 import { queryRows } from '../../base/db/client.js';
 import { createScanIntake } from './scan-intake.js';
 import { createTrackingService, type TrackingService } from './tracking.service.js';
@@ -18,17 +18,9 @@ let ctx: UseCaseContext;
 let tracking: TrackingService;
 let awb: string;
 let shipmentId: string;
-const deps = () => ({
-  db: ctx.db,
-  clock: ctx.clock,
-  catalogue: ctx.rates.catalogue,
-  directory: ctx.rates.directory,
-  events: ctx.events,
-  earlyScanSeconds: ctx.settings.tracking.earlyScanSeconds,
-});
 beforeAll(async () => {
   ctx = await useCaseContext();
-  tracking = createTrackingService(deps());
+  tracking = createTrackingService(scanIntakeDeps(ctx));
   const seeded = await seedShipments(ctx, 1);
   awb = seeded.booked[0]!.awb_code!;
   shipmentId = seeded.booked[0]!.shipment_id;
@@ -270,7 +262,7 @@ describe('a parcel that goes while its courier is asked (its account deleted)', 
       new Map([
         [gone, { journey: 'forward' as const, id: randomUUID(), accountId, booked: new Date(at(0)), boxNo: 0 }],
       ]);
-    const intake = createScanIntake(deps()).intake;
+    const intake = createScanIntake(scanIntakeDeps(ctx)).intake;
     const eventsBefore = await storedEvents();
 
     // Two scans: one to record, one stamped an hour ahead, set aside to keep before the lock.
