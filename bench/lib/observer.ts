@@ -5,10 +5,11 @@ export const OBSERVER_EVERY_MS = 50;
  * Another account's `GET /warehouses` every OBSERVER_EVERY_MS, each on its own (a slow answer does
  * not hold back the next ask): what a merchant's panel or integration feels while a benchmark's
  * heavy work runs. The returned stop ends the asking, waits for the answers out, and gives their
- * latencies in milliseconds, sorted, and how many failed.
+ * latencies in milliseconds, sorted and in the order they were asked, and how many failed.
  */
 export function observe(url: string, apiKey: string) {
   const latencies: number[] = [];
+  const asked: { at: number; ms: number }[] = [];
   const pending = new Set<Promise<void>>();
   let failures = 0;
   const timer = setInterval(() => {
@@ -18,6 +19,7 @@ export function observe(url: string, apiKey: string) {
         await response.arrayBuffer();
         if (response.status !== 200) failures++;
         latencies.push(performance.now() - started);
+        asked.push({ at: started, ms: performance.now() - started });
       })
       .catch(() => {
         failures++;
@@ -28,6 +30,10 @@ export function observe(url: string, apiKey: string) {
   return async () => {
     clearInterval(timer);
     await Promise.all(pending);
-    return { latencies: latencies.sort((a, b) => a - b), failures };
+    return {
+      latencies: latencies.sort((a, b) => a - b),
+      inOrder: asked.sort((a, b) => a.at - b.at).map((ask) => ask.ms),
+      failures,
+    };
   };
 }
