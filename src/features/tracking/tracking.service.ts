@@ -73,10 +73,14 @@ export function createTrackingService(deps: ScanIntakeDeps) {
         events.map(({ raw, ...event }) => ({ event, raw: raw ?? event })),
       );
       const { gone } = await intake(carrierId, scans, { parcels, by: 'poll' });
-      // What a parcel that went meanwhile could not be read as goes with it too.
+      // What a parcel that went meanwhile could not be read as goes with it too, counted with the rest.
+      let unreadGone = 0;
       const unread = [...pulled].flatMap(([awb, { unread }]) => {
         const parcel = parcels.get(awb);
-        if (parcel === undefined) return [];
+        if (parcel === undefined) {
+          unreadGone += unread.length;
+          return [];
+        }
         return unread.map(({ raw, reason }) => ({
           accountId: parcel.accountId,
           connector: connectorName(carrierId),
@@ -89,7 +93,7 @@ export function createTrackingService(deps: ScanIntakeDeps) {
         }));
       });
       await keepScans(db, unread, clock.now());
-      return { gone };
+      return { gone: gone + unreadGone };
     },
 
     /**
