@@ -12,8 +12,13 @@ import { auditLog } from '../../base/db/schema.js';
 
 const DAY = 86_400_000;
 let ctx: TestContext;
+/** The app's log at info and above, as pino writes it: one JSON object a line. */
+const logLines: string[] = [];
 beforeAll(async () => {
-  ctx = await createTestApp({ settings: { retention: { pruneBatchRows: 2 } } });
+  ctx = await createTestApp({
+    settings: { retention: { pruneBatchRows: 2 } },
+    logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) } },
+  });
 });
 afterAll(async () => {
   await ctx.close();
@@ -34,6 +39,12 @@ async function entries(accountId: string, days: number, count: number) {
     })),
   );
 }
+
+/** The background job's lines: what each run that removed rows removed, and whether it was stopped. */
+const jobLines = (lines = logLines) =>
+  lines
+    .map((line) => JSON.parse(line) as { msg: string; pruned?: unknown; ms?: number; stopped?: boolean })
+    .filter((entry) => entry.msg === 'pruning job: rows past their periods removed');
 
 /** This test's entries of the account (not those its making wrote), past their period and not. */
 const ages = async (accountId: string) =>
@@ -76,8 +87,36 @@ describe('pruning on demand', () => {
       await entries(m.id, 400, 4);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(await ages(m.id)).toEqual({ old: 4, recent: 2 });
+      // The stopped run says so, with what it had removed: the 40 less what the on-demand run took.
+      expect(jobLines().map(({ pruned, stopped }) => ({ pruned, stopped }))).toEqual([
+        { pruned: { audit_log: 40 - report.pruned.audit_log }, stopped: true },
+      ]);
     } finally {
       await worker.stop();
+    }
+  });
+
+  it('the job’s run that removed rows says in the log what each table lost and how long it took', async () => {
+    // A process of its own on the same database: the first's job was stopped above, for good.
+    const lines: string[] = [];
+    const own = await createTestApp({
+      database: ctx.database,
+      settings: { retention: { pruneBatchRows: 2 } },
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      await own.app.retention.pruneAll();
+      const m = await merchant(ctx);
+      await entries(m.id, 400, 5);
+      own.app.retention.worker.start();
+      await expect.poll(() => jobLines(lines).length).toBe(1);
+      const [line] = jobLines(lines);
+      expect(line).toMatchObject({ level: 30, pruned: { audit_log: 5 }, stopped: false });
+      expect(line!.ms).toBeGreaterThan(0);
+      expect(await ages(m.id)).toEqual({ old: 0, recent: 0 });
+    } finally {
+      await own.app.retention.worker.stop();
+      await own.app.close();
     }
   });
 });

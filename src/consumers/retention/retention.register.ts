@@ -24,6 +24,7 @@ export function registerRetention(
     settings: settings.retention,
     idempotencyKeyKeepMs: IDEMPOTENCY_KEY_KEEP_MS,
     onError: (error) => host.log.error({ err: error }, 'pruning failed'),
+    onJobPruned: (run) => host.log.info(run, 'pruning job: rows past their periods removed'),
   });
   host.expose('retention', retention);
   host.runPeriodically(retention.worker);

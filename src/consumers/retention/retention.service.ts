@@ -196,6 +196,11 @@ export function createRetention(deps: {
   /** How long an idempotency key's answer is replayed (http/idempotency.ts): its rows go after it. */
   idempotencyKeyKeepMs: number;
   onError: (error: unknown) => void;
+  /**
+   * A background run that removed rows, when it ends (stopped half-way too): what it removed and how
+   * long it took, for the operator's log. Runs that found nothing say nothing: they come every hour.
+   */
+  onJobPruned: (run: { pruned: Partial<Record<Table, number>>; ms: number; stopped: boolean }) => void;
 }): Retention {
   const { db, clock, settings } = deps;
   const limit = settings.pruneBatchRows;
@@ -239,10 +244,17 @@ export function createRetention(deps: {
           const stop = new AbortController();
           const abort = () => stop.abort();
           signal.addEventListener('abort', abort, { once: true });
+          const started = performance.now();
           const run = pruneAll({ pauseMs: PAUSE_BETWEEN_BATCHES_MS, signal: stop.signal });
           jobRun = { stop, ended: run.catch(() => undefined) };
           try {
-            await run;
+            const removed = Object.entries((await run).pruned).filter(([, rows]) => rows > 0);
+            if (removed.length > 0)
+              deps.onJobPruned({
+                pruned: Object.fromEntries(removed),
+                ms: Math.round(performance.now() - started),
+                stopped: stop.signal.aborted,
+              });
           } finally {
             jobRun = undefined;
             signal.removeEventListener('abort', abort);
