@@ -5,7 +5,8 @@ export const OBSERVER_EVERY_MS = 50;
  * Another account's `GET /warehouses` every OBSERVER_EVERY_MS, each on its own (a slow answer does
  * not hold back the next ask): what a merchant's panel or integration feels while a benchmark's
  * heavy work runs. The returned stop ends the asking, waits for the answers out, and gives their
- * latencies in milliseconds, sorted and in the order they were asked, and how many failed.
+ * latencies in milliseconds, sorted and in the order they were asked (with when each was asked),
+ * and how many failed.
  */
 export function observe(url: string, apiKey: string) {
   const latencies: number[] = [];
@@ -30,9 +31,11 @@ export function observe(url: string, apiKey: string) {
   return async () => {
     clearInterval(timer);
     await Promise.all(pending);
+    asked.sort((a, b) => a.at - b.at);
     return {
       latencies: latencies.sort((a, b) => a - b),
-      inOrder: asked.sort((a, b) => a.at - b.at).map((ask) => ask.ms),
+      inOrder: asked.map((ask) => ask.ms),
+      asked,
       failures,
     };
   };
