@@ -26,7 +26,7 @@ export function picks(carrierIds: string[]): Pick[] {
         where carrier_id in (${carrierIds.map((_, i) => `$${i + 3}`).join(', ')})
           and next_poll_at <= $1::timestamptz and (lease_until is null or lease_until <= $1::timestamptz)
         order by next_poll_at limit 500 for update skip locked)
-      update courier_polls p set lease_until = $2::timestamptz from due where p.subject_id = due.subject_id
+      update courier_polls p set lease_until = $2::timestamptz where p.subject_id = any(array(select subject_id from due))
       returning p.subject_id, p.journey, p.account_id, p.carrier_id, p.awb, p.booked_at, p.next_poll_at, p.failures`,
       values: [at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), ...carrierIds],
     }),
