@@ -102,18 +102,27 @@ async function backlogLeft(sql: Sql, accountId: string) {
   return row!;
 }
 
+/** Far past the job's two minutes on a 700,000-row backlog: a job that never says it ended ends the benchmark. */
+const JOB_END_WAIT_MS = 20 * 60_000;
+
 /**
  * The pruning job's first run, as the server logs it when it ends (retention.register.ts): what it
- * removed. A failing statement (`pruning failed`, with the reason) ends the benchmark.
+ * removed. A failing statement (`pruning failed`, with the reason) ends the benchmark, and so does no
+ * line within JOB_END_WAIT_MS.
  */
 async function jobEnd(logFile: string): Promise<unknown> {
-  for (;;) {
+  const giveUpAt = performance.now() + JOB_END_WAIT_MS;
+  while (performance.now() < giveUpAt) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     for (const line of readFileSync(logFile, 'utf8').split('\n')) {
       if (line.includes('"pruning failed"')) throw new Error(`the job failed: ${line}`);
       if (line.includes('"pruning job: rows past their periods removed"')) return JSON.parse(line);
     }
   }
+  throw new Error(
+    `the job said nothing in ${JOB_END_WAIT_MS / 60_000} minutes; the server's last lines:\n` +
+      readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join('\n'),
+  );
 }
 
 /**
