@@ -129,7 +129,8 @@ async function jobEnd(logFile: string): Promise<unknown> {
  * A p99 over thirteen times the asks reaches delays a short baseline's never could: the longer
  * phase's asks cut into runs of the baseline's count, each run's p99, the median and the worst.
  */
-function windowedP99(inOrder: readonly number[], size: number) {
+function windowedP99(asked: readonly { ms: number }[], size: number) {
+  const inOrder = asked.map((ask) => ask.ms);
   const p99s: number[] = [];
   for (let i = 0; i + size <= inOrder.length; i += size)
     p99s.push(
@@ -228,7 +229,7 @@ async function main() {
     'the job',
     job,
     `; ${rows} rows pruned in ${jobSeconds.toFixed(1)} s from spawn (${(rows / jobSeconds).toFixed(0)} rows/s)` +
-      windowedP99(job.inOrder, baseline.latencies.length),
+      windowedP99(job.asked, baseline.latencies.length),
   );
 
   // The same backlog again on the same server, whose job's next run is an hour away: pruned on

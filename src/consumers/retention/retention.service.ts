@@ -200,7 +200,7 @@ export function createRetention(deps: {
    * A background run that removed rows, when it ends (stopped half-way too): what it removed and how
    * long it took, for the operator's log. Runs that found nothing say nothing: they come every hour.
    */
-  onJobPruned: (run: { pruned: Partial<Record<Table, number>>; ms: number; stopped: boolean }) => void;
+  onJobPruned: (run: { pruned: Removed; ms: number; stopped: boolean }) => void;
 }): Retention {
   const { db, clock, settings } = deps;
   const limit = settings.pruneBatchRows;
