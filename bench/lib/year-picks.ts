@@ -68,30 +68,37 @@ export interface PickTiming {
   plan: string[];
 }
 
-/** Runs each pick `times` times under EXPLAIN (ANALYZE, BUFFERS) in a rolled-back transaction. */
-export async function timePicks(client: pg.Client, list: Pick[], times = 7): Promise<PickTiming[]> {
-  const out: PickTiming[] = [];
+/**
+ * Runs each pick `times` times on each database under EXPLAIN (ANALYZE, BUFFERS) in a rolled-back
+ * transaction, the databases taking turns run by run: a burst of the machine's other work (an
+ * autovacuum worker, a server's tick) then falls on both sides' runs rather than on one side's
+ * seven in a row. Returns each database's timings, in the order of `clients`.
+ */
+export async function timePicks(clients: pg.Client[], list: Pick[], times = 11): Promise<PickTiming[][]> {
+  const out: PickTiming[][] = clients.map(() => []);
   for (const pick of list) {
-    const runs: number[] = [];
-    let plan: string[] = [];
-    let rows = 0;
+    const timings = clients.map(() => ({ name: pick.name, runs: [] as number[], rows: 0, plan: [] as string[] }));
     for (let i = 0; i < times; i++) {
-      const { text, values } = pick.statement(pick.at(new Date()));
-      await client.query('begin');
-      try {
-        const result = await client.query<{ 'QUERY PLAN': string }>(
-          `explain (analyze, buffers, format text) ${text}`,
-          values,
-        );
-        plan = result.rows.map((r) => r['QUERY PLAN']);
-        const execution = plan.find((line) => line.startsWith('Execution Time'));
-        runs.push(Number(/([\d.]+) ms/.exec(execution ?? '')?.[1] ?? Number.NaN));
-        rows = Number(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+)/.exec(plan[0] ?? '')?.[1] ?? 0);
-      } finally {
-        await client.query('rollback');
+      for (const [side, client] of clients.entries()) {
+        const timing = timings[side]!;
+        const { text, values } = pick.statement(pick.at(new Date()));
+        await client.query('begin');
+        try {
+          const result = await client.query<{ 'QUERY PLAN': string }>(
+            `explain (analyze, buffers, format text) ${text}`,
+            values,
+          );
+          timing.plan = result.rows.map((r) => r['QUERY PLAN']);
+          const execution = timing.plan.find((line) => line.startsWith('Execution Time'));
+          timing.runs.push(Number(/([\d.]+) ms/.exec(execution ?? '')?.[1] ?? Number.NaN));
+          timing.rows = Number(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+)/.exec(timing.plan[0] ?? '')?.[1] ?? 0);
+        } finally {
+          await client.query('rollback');
+        }
       }
     }
-    out.push({ name: pick.name, runs: runs.sort((a, b) => a - b), rows, plan });
+    for (const [side, timing] of timings.entries())
+      out[side]!.push({ ...timing, runs: timing.runs.sort((a, b) => a - b) });
   }
   return out;
 }
