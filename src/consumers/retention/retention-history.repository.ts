@@ -121,14 +121,19 @@ export async function pruneEventWindow(
     sql`with read_by_all as (
           select after_txid, after_position from event_consumers order by after_txid, after_position limit 1
         ),
+        -- A lateral subquery of the consumers' place, so that its index scan stops after the
+        -- window: joined to it, the window was the whole rest of the log, sorted (PostgreSQL
+        -- guessed a few dozen rows in the range; at a year's 4.8 million, 6.6 s a window).
         slice as (
-          select e.id, e.account_id, e.subject_id, e.sequence, e.created_at, e.txid, e.position,
-            e.created_at < ${cutoff.toISOString()}::timestamptz and not ${REFERENCED('e.id')} as unneeded
-          from events e, read_by_all r
-          where (e.txid, e.position) > (${from.txid}::xid8, ${from.position}::bigint)
-            and (e.txid, e.position) <= (r.after_txid, r.after_position)
-          order by e.txid, e.position
-          limit ${window}
+          select w.* from read_by_all r, lateral (
+            select e.id, e.account_id, e.subject_id, e.sequence, e.created_at, e.txid, e.position,
+              e.created_at < ${cutoff.toISOString()}::timestamptz and not ${REFERENCED('e.id')} as unneeded
+            from events e
+            where (e.txid, e.position) > (${from.txid}::xid8, ${from.position}::bigint)
+              and (e.txid, e.position) <= (r.after_txid, r.after_position)
+            order by e.txid, e.position
+            limit ${window}
+          ) w
         ),
         doomed as (
           select s.id from slice s
