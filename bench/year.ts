@@ -11,11 +11,12 @@
 //
 // Both accounts are made through the real API (account, key, warehouse, store, webhook endpoint to a
 // receiver on 127.0.0.1) with five real bookings; each database is then filled by fillYear
-// (bench/lib/year-traffic.ts) with its server stopped, and started again: the empty side with one
-// shipment a day for 40 days (a handful, but full pages in every status), the year's side a year. Each request is measured
-// on the empty one, then the year's, one after the other; then the workers' picks of due work are
-// timed with EXPLAIN ANALYZE on each, the two taking turns run by run. Prints p50/p95/p99, the ratio of the p95s against the target
-// (≤ 1.5×) and the plans of the picks.
+// (bench/lib/year-traffic.ts) with its server stopped, and started again: the empty side with twelve
+// shipments a day for 40 days (a handful, but full pages in every status), the year's side a year.
+// Each request is measured on the empty one, then the year's, one after the other; then the
+// workers' picks of due work are timed with EXPLAIN ANALYZE on each, the two taking turns run by
+// run. Prints p50/p95/p99, the ratio of the p95s against the target (≤ 1.5×) and the plans of the
+// picks.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
